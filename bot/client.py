@@ -1,0 +1,144 @@
+"""The bot: builds everything, routes component clicks to the match engine, and turns engine
+errors into ephemeral user text in one place (``reply_error``)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.components import OURS, ActionButton, ActionSelect
+from bot.games import UIS
+from bot.i18n import translator
+from bot.presenter import Presenter
+from engine.errors import BadActionCode, EngineError
+from engine.match import Matches, Update
+from engine.store import Store
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("bot.cogs.common", "bot.cogs.ugah")
+
+
+def _now() -> float:
+    return discord.utils.utcnow().timestamp()  # follows SimCord's clock in tests
+
+
+class GameBot(commands.Bot):
+    def __init__(
+        self, database_path: str, *, turn_seconds: int = 120, dev_guild_id: int | None = None
+    ) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # no privileged intents: no message content, no member list
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        self.store = Store(database_path)
+        self.matches = Matches(
+            self.store, _now, turn_seconds=turn_seconds, on_timer_update=self._timer_update
+        )
+        self.presenter = Presenter(self)
+        self.dev_guild_id = dev_guild_id
+
+    async def setup_hook(self) -> None:
+        await self.store.open()
+        self.add_dynamic_items(ActionButton, ActionSelect)
+        for ext in EXTENSIONS:
+            await self.load_extension(ext)
+        if self.dev_guild_id:
+            guild = discord.Object(self.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+        count = await self.matches.recover()
+        log.info("recovered %d live match(es)", count)
+
+    async def close(self) -> None:
+        await self.matches.close()
+        await self.store.close()
+        await super().close()
+
+    # ---- errors: the one place engine errors become user text ---------------------------------
+
+    async def reply_error(self, interaction: discord.Interaction, key: str, **params: Any) -> None:
+        text = translator(interaction.locale)(key, **params)
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException as err:
+            log.warning("could not send an error reply: %s", err)
+
+    async def reply_engine_error(self, interaction: discord.Interaction, err: EngineError) -> None:
+        await self.reply_error(interaction, err.key, **err.params)
+
+    # ---- clicks ----------------------------------------------------------------------------------
+
+    async def on_component(
+        self,
+        interaction: discord.Interaction,
+        kind: str,
+        match_id: int,
+        version: int,
+        arg: str,
+        values: list[str],
+    ) -> None:
+        user = interaction.user
+        try:
+            if kind == "h":
+                await self.show_hand(interaction, match_id)
+                return
+            if kind == "l":
+                update = await self.matches.lobby(
+                    match_id,
+                    version,
+                    user.id,
+                    user.display_name,
+                    arg,
+                    moderator=self.is_moderator(interaction),
+                )
+            else:
+                m, _ = await self.matches.get(match_id)
+                action = UIS[m.game].select_action(arg, values) if kind == "s" else arg
+                update = await self.matches.act(match_id, version, user.id, action)
+        except EngineError as err:
+            await self.reply_engine_error(interaction, err)
+            return
+        await self.presenter.respond(interaction, update.match.id)
+
+    async def show_hand(self, interaction: discord.Interaction, match_id: int) -> None:
+        m, state = await self.matches.get(match_id)
+        seat = self.matches.seat_of(m, interaction.user.id)
+        if seat is None:
+            await self.reply_error(interaction, "error.not_in_match")
+            return
+        if state is None:
+            await self.reply_error(interaction, "error.hand_lobby")
+            return
+        tr = translator(interaction.locale)
+        await interaction.response.send_message(
+            UIS[m.game].hand(state, seat, [s.name for s in m.seats], tr), ephemeral=True
+        )
+
+    @staticmethod
+    def is_moderator(interaction: discord.Interaction) -> bool:
+        perms = interaction.permissions
+        return bool(perms and perms.manage_messages)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A component whose custom_id none of ours matches (forged, or from another bot version)."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        if not OURS.fullmatch(custom_id):
+            await self.reply_engine_error(interaction, BadActionCode())
+
+    async def _timer_update(self, update: Update) -> None:
+        await self.presenter.refresh(update.match.id)
+
+
+def create_bot(database_path: str, *, turn_seconds: int = 120, dev_guild_id: int | None = None) -> GameBot:
+    """Build the bot without connecting (tests run it against a simulated Discord)."""
+    return GameBot(database_path, turn_seconds=turn_seconds, dev_guild_id=dev_guild_id)

@@ -1,0 +1,1 @@
+"""Cogs are extensions with ``async def setup(bot)``: one shared, one per game."""

@@ -1,0 +1,111 @@
+"""Commands every game shares: /game hand, resign, end, board, rules; plus opening a lobby."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import GameBot
+from bot.i18n import translator
+from bot.locales.en import MESSAGES as EN
+from engine.errors import EngineError, MatchNotFound
+
+
+def desc(key: str) -> app_commands.locale_str:
+    """A command/option description taken from the catalogue (English text, key for translators)."""
+    return app_commands.locale_str(EN[key], key=key)
+
+
+async def open_lobby(
+    bot: GameBot, interaction: discord.Interaction, game: str, options: dict[str, Any]
+) -> None:
+    user = interaction.user
+    if interaction.channel_id is None or interaction.guild_id is None:
+        await bot.reply_error(interaction, "error.guild_only")
+        return
+    try:
+        update = await bot.matches.open_lobby(
+            game,
+            interaction.guild_id,
+            interaction.channel_id,
+            user.id,
+            user.display_name,
+            options,
+            meta={"locale": str(interaction.guild_locale or "en")},
+        )
+    except EngineError as err:
+        await bot.reply_engine_error(interaction, err)
+        return
+    board = await bot.presenter.build(update.match, None)
+    response = await interaction.response.send_message(**board.kwargs(new=True))
+    message_id = response.message_id
+    if message_id is None:
+        message_id = (await interaction.original_response()).id
+    await bot.matches.attach_message(update.match.id, message_id)
+
+
+class Common(commands.GroupCog, group_name="game", group_description=desc("cmd.game")):
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+
+    async def _live(self, interaction: discord.Interaction) -> int | None:
+        m = await self.bot.matches.live_in_channel(interaction.channel_id or 0)
+        if m is None:
+            await self.bot.reply_engine_error(interaction, MatchNotFound())
+            return None
+        return m.id
+
+    @app_commands.command(name="hand", description=desc("cmd.game.hand"))
+    async def hand(self, interaction: discord.Interaction) -> None:
+        if (mid := await self._live(interaction)) is not None:
+            await self.bot.show_hand(interaction, mid)
+
+    @app_commands.command(name="resign", description=desc("cmd.game.resign"))
+    async def resign(self, interaction: discord.Interaction) -> None:
+        if (mid := await self._live(interaction)) is None:
+            return
+        try:
+            await self.bot.matches.resign(mid, interaction.user.id)
+        except EngineError as err:
+            await self.bot.reply_engine_error(interaction, err)
+            return
+        await interaction.response.send_message(
+            translator(interaction.locale)("done.resigned"), ephemeral=True
+        )
+        await self.bot.presenter.refresh(mid)
+
+    @app_commands.command(name="end", description=desc("cmd.game.end"))
+    async def end(self, interaction: discord.Interaction) -> None:
+        if (mid := await self._live(interaction)) is None:
+            return
+        try:
+            await self.bot.matches.end(mid, interaction.user.id, moderator=self.bot.is_moderator(interaction))
+        except EngineError as err:
+            await self.bot.reply_engine_error(interaction, err)
+            return
+        await interaction.response.send_message(translator(interaction.locale)("done.ended"), ephemeral=True)
+        await self.bot.presenter.refresh(mid)
+
+    @app_commands.command(name="board", description=desc("cmd.game.board"))
+    async def board(self, interaction: discord.Interaction) -> None:
+        if (mid := await self._live(interaction)) is None:
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        ok = await self.bot.presenter.refresh(mid, repost=True)
+        tr = translator(interaction.locale)
+        await interaction.followup.send(tr("done.reposted" if ok else "error.not_shown"), ephemeral=True)
+
+    @app_commands.command(name="rules", description=desc("cmd.game.rules"))
+    @app_commands.describe(game=desc("opt.game"))
+    @app_commands.choices(game=[app_commands.Choice(name=EN[f"game.{g}"], value=g) for g in ("ugah",)])
+    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+        await interaction.response.send_message(
+            translator(interaction.locale)(f"rules.{game}"), ephemeral=True
+        )
+
+
+async def setup(bot: GameBot) -> None:
+    await bot.add_cog(Common(bot))

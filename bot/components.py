@@ -1,0 +1,96 @@
+"""Persistent buttons and selects. A custom_id carries everything needed to act after a restart:
+``<kind>:<match id>:<state version>:<argument>``. Kinds: l = lobby op, g = game action,
+h = private holdings, s = select whose chosen values the game's UI turns into an action code."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+if TYPE_CHECKING:
+    from bot.client import GameBot
+
+_ARG = r"[A-Za-z0-9._-]{0,80}"
+BUTTON_ID = rf"(?P<kind>[lgh]):(?P<mid>[0-9]{{1,18}}):(?P<ver>[0-9]{{1,9}}):(?P<arg>{_ARG})"
+SELECT_ID = rf"(?P<kind>s):(?P<mid>[0-9]{{1,18}}):(?P<ver>[0-9]{{1,9}}):(?P<arg>{_ARG})"
+OURS = re.compile(rf"[lghs]:[0-9]{{1,18}}:[0-9]{{1,9}}:{_ARG}")
+
+
+def custom_id(kind: str, match_id: int, version: int, arg: str) -> str:
+    return f"{kind}:{match_id}:{version}:{arg}"
+
+
+class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_ID):
+    def __init__(
+        self,
+        kind: str,
+        match_id: int,
+        version: int,
+        arg: str,
+        *,
+        label: str | None = None,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        emoji: str | None = None,
+        row: int | None = None,
+        disabled: bool = False,
+    ) -> None:
+        self.kind, self.match_id, self.version, self.arg = kind, match_id, version, arg
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=style,
+                emoji=emoji,
+                row=row,
+                disabled=disabled,
+                custom_id=custom_id(kind, match_id, version, arg),
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> ActionButton:
+        return cls(match["kind"], int(match["mid"]), int(match["ver"]), match["arg"])
+
+    async def callback(self, interaction: discord.Interaction[GameBot]) -> None:  # type: ignore[override]
+        await interaction.client.on_component(
+            interaction, self.kind, self.match_id, self.version, self.arg, []
+        )
+
+
+class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_ID):
+    def __init__(
+        self,
+        match_id: int,
+        version: int,
+        arg: str,
+        *,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+        min_values: int = 1,
+        max_values: int = 1,
+        row: int | None = None,
+    ) -> None:
+        self.match_id, self.version, self.arg = match_id, version, arg
+        super().__init__(
+            discord.ui.Select(
+                custom_id=custom_id("s", match_id, version, arg),
+                options=options or [discord.SelectOption(label="-")],
+                placeholder=placeholder,
+                min_values=min_values,
+                max_values=max_values,
+                row=row,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str]
+    ) -> ActionSelect:
+        return cls(int(match["mid"]), int(match["ver"]), match["arg"])
+
+    async def callback(self, interaction: discord.Interaction[GameBot]) -> None:  # type: ignore[override]
+        values = [str(v) for v in (interaction.data or {}).get("values", [])]  # type: ignore[union-attr]
+        await interaction.client.on_component(interaction, "s", self.match_id, self.version, self.arg, values)

@@ -1,0 +1,8 @@
+"""The Discord face of each game: controls, texts and image for a match. Registry filled explicitly."""
+
+from __future__ import annotations
+
+from bot.games.base import GameUI
+from bot.games.ugah import UgahUI
+
+UIS: dict[str, GameUI] = {ui.game: ui for ui in (UgahUI(),)}

@@ -1,0 +1,202 @@
+"""Turns a committed match into its one channel message (content, board image, controls) and
+keeps that message in line with the database: renders in a worker thread, never shows an older
+version over a newer one, re-posts the board when the old message is gone."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.components import ActionButton
+from bot.games import UIS
+from bot.i18n import Translator, translator
+from engine.core import Event
+from engine.registry import rules_for
+from engine.store import MatchRow
+
+if TYPE_CHECKING:
+    from bot.client import GameBot
+
+log = logging.getLogger(__name__)
+
+MAX_LINES = 8
+
+
+@dataclass
+class Board:
+    """One message's worth: built once, sendable several times (a discord.File is single-use)."""
+
+    content: str
+    view: discord.ui.View | None
+    png: bytes | None = None
+    filename: str = "board.png"
+    alt: str = ""
+
+    def kwargs(self, *, new: bool = False) -> dict[str, Any]:
+        files = (
+            [discord.File(io.BytesIO(self.png), filename=self.filename, description=self.alt)]
+            if self.png
+            else []
+        )
+        out: dict[str, Any] = {"content": self.content, "view": self.view}
+        if new:
+            out["files"] = files
+            if self.view is None:
+                out.pop("view")
+        else:
+            out["attachments"] = files
+        return out
+
+
+def names_of(m: MatchRow) -> list[str]:
+    return [s.name for s in m.seats]
+
+
+class Presenter:
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._shown: dict[int, int] = {}
+
+    def tr_for(self, m: MatchRow) -> Translator:
+        return translator(m.meta.get("locale") or m.options.get("locale"))
+
+    async def build(self, m: MatchRow, state: Any) -> Board:
+        tr = self.tr_for(m)
+        ui = UIS[m.game]
+        title = tr(f"game.{m.game}")
+        if m.status == "lobby":
+            return self._lobby(m, tr, title)
+        names = names_of(m)
+        events = [Event.load(e) for e in m.meta.get("events", [])]
+        lines = ui.event_lines(events, names, tr)
+        if len(lines) > MAX_LINES:  # keep the first line (what started it: a move, a timeout) and the latest
+            lines = [lines[0], "…", *lines[-(MAX_LINES - 2) :]]
+        status = ui.status_line(m, state, names, tr)
+        if m.status == "cancelled":
+            status = tr("match.ended", name=self._name(m, m.meta.get("ended_by")))
+        content = "\n".join([f"**{title}** · {ui.option_text(m.options, tr)}", *lines, f"**{status}**"])[
+            :2000
+        ]
+        view = rules_for(m.game).view(state, None)
+        caption = lines[-1] if lines else None
+        png = await asyncio.to_thread(ui.render, view, names, caption)
+        controls: discord.ui.View | None = None
+        if m.status == "active":
+            controls = discord.ui.View(timeout=None)
+            for item in ui.controls(m, state, tr):
+                controls.add_item(item)
+            controls.add_item(ActionButton("h", m.id, 0, "hand", label=tr("button.hand"), emoji="🎒", row=4))
+        return Board(content, controls, png, ui.image_name, ui.alt_text(view, names, tr))
+
+    def _name(self, m: MatchRow, user_id: Any) -> str:
+        for s in m.seats:
+            if s.user_id == user_id:
+                return s.name
+        return f"<@{user_id}>" if user_id else "?"
+
+    def _lobby(self, m: MatchRow, tr: Translator, title: str) -> Board:
+        rules = rules_for(m.game)
+        seats = "\n".join(
+            f"{i + 1}. {s.name}"
+            + (f" ({tr('lobby.computer')})" if s.ai else "")
+            + (f" · {tr('lobby.host')}" if s.user_id == m.host_id else "")
+            for i, s in enumerate(m.seats)
+        )
+        content = tr(
+            "lobby.text",
+            title=title,
+            options=UIS[m.game].option_text(m.options, tr),
+            seats=seats,
+            n=len(m.seats),
+            min=rules.min_players,
+            max=rules.max_players,
+        )
+        view = discord.ui.View(timeout=None)
+        for op, style in (
+            ("join", discord.ButtonStyle.success),
+            ("leave", discord.ButtonStyle.secondary),
+            ("ai", discord.ButtonStyle.secondary),
+            ("start", discord.ButtonStyle.primary),
+            ("cancel", discord.ButtonStyle.danger),
+        ):
+            view.add_item(ActionButton("l", m.id, m.version, op, label=tr(f"lobby.{op}"), style=style))
+        return Board(content, view)
+
+    def closed_lobby(self, m: MatchRow) -> Board:
+        tr = self.tr_for(m)
+        events = m.meta.get("events", [])
+        key = "lobby.expired" if events and events[0]["kind"] == "lobby_expired" else "lobby.cancelled"
+        return Board(tr(key, title=tr(f"game.{m.game}")), None)
+
+    async def board_for(self, match_id: int) -> tuple[MatchRow, Board]:
+        m, state = await self.bot.matches.get(match_id)
+        if m.state is None and m.status != "lobby":
+            return m, self.closed_lobby(m)
+        return m, await self.build(m, state)
+
+    def lock(self, match_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(match_id, asyncio.Lock())
+
+    async def respond(self, interaction: discord.Interaction, match_id: int) -> None:
+        """Show the latest committed state as the answer to a click on the board message."""
+        async with self.lock(match_id):
+            m, board = await self.board_for(match_id)
+            on_board = interaction.message is not None and interaction.message.id == m.message_id
+            if on_board and not interaction.response.is_done():
+                try:
+                    await interaction.response.edit_message(**board.kwargs())
+                    self._shown[match_id] = m.version
+                    return
+                except discord.HTTPException as err:
+                    log.warning(
+                        "match %s: answering the click failed (%s); editing the message", match_id, err
+                    )
+            if await self._put(m, board):
+                if not interaction.response.is_done():
+                    await self._quiet(interaction.response.defer())
+                return
+        await self.bot.reply_error(interaction, "error.not_shown")
+
+    async def refresh(self, match_id: int, *, repost: bool = False) -> bool:
+        """Bring the channel message in line with the database (timers, restarts, /game board)."""
+        async with self.lock(match_id):
+            m, board = await self.board_for(match_id)
+            if not repost and self._shown.get(match_id, -1) >= m.version:
+                return True
+            if repost and m.message_id is not None:
+                await self._quiet(
+                    self.bot.get_partial_messageable(m.channel_id).get_partial_message(m.message_id).delete()
+                )
+                m.message_id = None
+            return await self._put(m, board)
+
+    async def _put(self, m: MatchRow, board: Board) -> bool:
+        channel = self.bot.get_partial_messageable(m.channel_id)
+        try:
+            if m.message_id is not None:
+                try:
+                    await channel.get_partial_message(m.message_id).edit(**board.kwargs())
+                    self._shown[m.id] = m.version
+                    return True
+                except discord.NotFound:
+                    log.info("match %s: board message is gone; posting a new one", m.id)
+            msg = await channel.send(**board.kwargs(new=True))
+        except discord.HTTPException as err:
+            log.warning("match %s: could not show the board (%s)", m.id, err)
+            return False
+        await self.bot.matches.attach_message(m.id, msg.id)
+        self._shown[m.id] = m.version
+        return True
+
+    @staticmethod
+    async def _quiet(coro: Any) -> None:
+        try:
+            await coro
+        except discord.HTTPException as err:
+            log.warning("discord call failed: %s", err)

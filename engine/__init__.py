@@ -1,0 +1,1 @@
+"""Pure game rules and the async match engine. Nothing here imports discord."""

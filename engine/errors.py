@@ -1,0 +1,65 @@
+"""Typed engine errors. Each carries a message key (and parameters) that the bot turns into
+user text in one place (bot/errors.py); nothing here is user-facing prose."""
+
+from __future__ import annotations
+
+
+class EngineError(Exception):
+    key = "error.generic"
+
+    def __init__(self, detail: str = "", **params: object) -> None:
+        super().__init__(detail or self.key)
+        self.detail = detail
+        self.params = params
+
+
+class BadActionCode(EngineError):
+    """The action text could not be parsed (forged or malformed custom_id / select value)."""
+
+    key = "error.bad_action"
+
+
+class IllegalAction(EngineError):
+    """Well-formed, but not allowed in this state."""
+
+    key = "error.illegal"
+
+
+class NotYourTurn(EngineError):
+    key = "error.not_your_turn"
+
+
+class NotInMatch(EngineError):
+    key = "error.not_in_match"
+
+
+class StaleAction(EngineError):
+    """The click carried an older state version than the match is at."""
+
+    key = "error.stale"
+
+
+class MatchNotFound(EngineError):
+    key = "error.no_match"
+
+
+class MatchOver(EngineError):
+    key = "error.match_over"
+
+
+class LobbyError(EngineError):
+    """Lobby problems; ``key`` is set per instance (full, already seated, too few...)."""
+
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(key, **params)
+        self.key = key
+
+
+class ChannelBusy(EngineError):
+    key = "error.channel_busy"
+
+
+class Busy(EngineError):
+    """Another click on the same match is being applied right now."""
+
+    key = "error.busy"

@@ -1,0 +1,1 @@
+"""One module per game, each exposing a stateless ``RULES`` object (see engine.core.Rules)."""

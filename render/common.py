@@ -1,0 +1,222 @@
+"""Shared drawing primitives for every game's board renderer.
+
+Speed recipe (see PERFORMANCE.md): draw static parts once, paste cached sprites, quantize to a palette
+image computed once with ``Dither.NONE`` and save PNG at level 6. Everything cached here is created
+under a lock and treated as read-only afterwards; callers copy or paste, never draw on a cached image.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+import unicodedata
+from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Generic, TypeVar
+
+from PIL import Image, ImageDraw, ImageFont
+
+RGB = tuple[int, int, int]
+Box = tuple[float, float, float, float]
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+T = TypeVar("T")
+
+FONT_DIR = Path(__file__).with_name("fonts")
+_FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
+
+# A warm "stone age" scheme with dark ink on light paper: high contrast on phones in light and dark mode.
+INK: RGB = (43, 30, 22)
+PAPER: RGB = (250, 244, 230)
+SAND: RGB = (232, 217, 186)
+SAND_DARK: RGB = (205, 184, 146)
+BAR: RGB = (74, 46, 28)
+CREAM: RGB = (255, 246, 222)
+WHITE: RGB = (255, 255, 255)
+MUTED: RGB = (128, 106, 84)
+GOLD: RGB = (236, 170, 20)
+HILITE: RGB = (255, 231, 150)
+RED: RGB = (196, 48, 40)
+
+BASE_COLOURS: tuple[RGB, ...] = (INK, PAPER, SAND, SAND_DARK, BAR, CREAM, WHITE, MUTED, GOLD, HILITE, RED)
+
+
+class Once(Generic[T]):
+    """A value built on first use under a lock (double-checked), then shared read-only by all threads."""
+
+    def __init__(self, factory: Callable[[], T]) -> None:
+        self._factory = factory
+        self._value: T | None = None
+        self._lock = threading.Lock()
+
+    def get(self) -> T:
+        value = self._value
+        if value is None:
+            with self._lock:
+                if self._value is None:
+                    self._value = self._factory()
+                value = self._value
+        return value
+
+
+# --- fonts -------------------------------------------------------------------------------------------
+
+_font_lock = threading.Lock()
+_fonts: dict[tuple[int, bool], Font] = {}
+
+
+def font(size: int, bold: bool = False) -> Font:
+    """Bundled DejaVu Sans at ``size`` px (cached); Pillow's own font if the file is missing.
+
+    Pillow >= 12.2 serialises access to one FreeType face, and GIL builds hold the GIL while
+    rendering, so sharing a font object between render threads is safe.
+    """
+    key = (size, bold)
+    f = _fonts.get(key)
+    if f is None:
+        with _font_lock:
+            f = _fonts.get(key)
+            if f is None:
+                try:
+                    f = ImageFont.truetype(str(FONT_DIR / _FONT_FILES[bold]), size)
+                except OSError:
+                    f = ImageFont.load_default(size=size)
+                _fonts[key] = f
+    return f
+
+
+def clean_text(text: object) -> str:
+    """One line of printable text: control/format characters dropped, whitespace runs collapsed."""
+    s = "".join(ch if unicodedata.category(ch)[0] != "C" else " " for ch in str(text))
+    return " ".join(s.split())
+
+
+@lru_cache(maxsize=4096)
+def fit_text(text: str, size: int, bold: bool, max_width: int) -> str:
+    """``text`` cut with an ellipsis so that it is at most ``max_width`` px wide in that font."""
+    f = font(size, bold)
+    text = clean_text(text)
+    if f.getlength(text) <= max_width:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:  # longest prefix that still fits together with the ellipsis
+        mid = (lo + hi + 1) // 2
+        if f.getlength(text[:mid].rstrip() + "…") <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + "…"
+
+
+def text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    s: str,
+    size: int,
+    fill: RGB,
+    *,
+    bold: bool = False,
+    anchor: str = "la",
+    max_width: int | None = None,
+) -> float:
+    """Draw one line of text (fitted to ``max_width`` if given); returns its width in px."""
+    if max_width is not None:
+        s = fit_text(s, size, bold, max_width)
+    f = font(size, bold)
+    draw.text(xy, s, font=f, fill=fill, anchor=anchor)
+    return f.getlength(s)
+
+
+def text_width(s: str, size: int, bold: bool = False) -> float:
+    return font(size, bold).getlength(s)
+
+
+# --- shapes and sprites ------------------------------------------------------------------------------
+
+
+def rounded_box(
+    draw: ImageDraw.ImageDraw,
+    box: Box,
+    radius: float,
+    fill: RGB | None = None,
+    outline: RGB | None = None,
+    width: int = 1,
+) -> None:
+    draw.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
+
+
+def sprite(w: int, h: int, painter: Callable[[ImageDraw.ImageDraw, int], None], scale: int = 4) -> Image.Image:
+    """An antialiased RGBA sprite: ``painter(draw, scale)`` draws at ``scale``x, then it is shrunk.
+
+    A box filter (plain averaging) gives soft edges without Lanczos ringing, which would add stray
+    shades after quantizing and cost PNG bytes.
+    """
+    big = Image.new("RGBA", (w * scale, h * scale), (0, 0, 0, 0))
+    painter(ImageDraw.Draw(big), scale)
+    return big.reduce(scale)
+
+
+def paste(canvas: Image.Image, spr: Image.Image, xy: tuple[float, float], center: bool = False) -> None:
+    """Paste an RGBA sprite (its alpha is the mask) at top-left ``xy`` or centred on ``xy``."""
+    x, y = xy
+    if center:
+        x -= spr.width / 2
+        y -= spr.height / 2
+    canvas.paste(spr, (round(x), round(y)), spr)
+
+
+def blend(a: RGB, b: RGB, t: float = 0.5) -> RGB:
+    return (
+        round(a[0] + (b[0] - a[0]) * t),
+        round(a[1] + (b[1] - a[1]) * t),
+        round(a[2] + (b[2] - a[2]) * t),
+    )
+
+
+# --- palette and encoding ----------------------------------------------------------------------------
+
+
+def build_palette(
+    colours: Iterable[RGB],
+    blend_pairs: Iterable[tuple[RGB, RGB]] = (),
+    max_colours: int = 64,
+) -> Image.Image:
+    """A "P" image usable as ``quantize(palette=...)``: every flat colour first, then 50% blends of
+    the given foreground/background pairs (antialiased edges), up to ``max_colours`` entries."""
+    entries: list[RGB] = []
+    for col in colours:
+        if col not in entries:
+            entries.append(col)
+    if len(entries) > max_colours:
+        raise ValueError(f"{len(entries)} flat colours do not fit a {max_colours}-colour palette")
+    for a, b in blend_pairs:
+        mid = blend(a, b)
+        if len(entries) >= max_colours:
+            break
+        if mid not in entries:
+            entries.append(mid)
+    pal = Image.new("P", (1, 1))
+    pal.putpalette([v for rgb in entries for v in rgb])
+    return pal
+
+
+def encode_png(img: Image.Image, palette_img: Image.Image) -> bytes:
+    """Quantize ``img`` to the cached palette (no dithering: flat areas stay flat) and save PNG level 6."""
+    if img.mode != "RGB":
+        img = img.convert("RGB")
+    q = img.quantize(palette=palette_img, dither=Image.Dither.NONE)
+    buf = io.BytesIO()
+    q.save(buf, format="PNG", compress_level=6)
+    return buf.getvalue()
+
+
+def flow_positions(widths: Sequence[int], max_width: int, gap: int) -> list[tuple[int, int]]:
+    """Left-to-right wrapping layout: (x, line) of each item whose widths are given."""
+    out: list[tuple[int, int]] = []
+    x = line = 0
+    for w in widths:
+        if x and x + w > max_width:
+            x, line = 0, line + 1
+        out.append((x, line))
+        x += w + gap
+    return out

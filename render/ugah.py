@@ -1,0 +1,663 @@
+"""Ugah Ugah! board image: the ring of 31 chips with its large gap, both hunters, the five dice, the
+three spoils cards and the players, drawn from a *player view* dict.
+
+Face-down chips are drawn from ``up`` alone: a chip that is not face up shows its back even if the
+view carried a value, so a hidden value can never leak into the picture.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render import common as c
+from render.common import RGB
+
+W, H = 920, 620
+HEADER_H = 46
+CAPTION_H = 46
+CX, CY = 282, 310  # ring centre: middle of the area between header and caption banner
+RING_R = 198
+CHIP_R = 17
+N_CHIPS = 31
+GAP_SLOTS = 3  # the large gap is as wide as three chips; MM starts on slot -1, BB on slot 31
+SLOT = 2 * math.pi / (N_CHIPS + GAP_SLOTS)
+TRACK_W = 46
+INNER_R = RING_R - CHIP_R - 10  # free disc for the dice
+
+PANEL = (566, HEADER_H + 10, 910, H - CAPTION_H - 10)
+PX0, PX1 = PANEL[0] + 8, PANEL[2] - 8  # inner panel width 328
+CARD_Y, CARD_H = 84, 80
+ROWS_Y = 196
+
+RING_CHIP, MINI_CHIP, BIG_CHIP = 34, 22, 46
+DIE = 46
+
+# --- colours -----------------------------------------------------------------------------------------
+TRACK: RGB = (216, 196, 156)
+TAKEN: RGB = (168, 142, 104)
+TRAY: RGB = (224, 207, 170)
+ROW: RGB = (242, 233, 211)
+MM_COL: RGB = (0, 124, 146)
+BB_COL: RGB = (142, 48, 160)
+DINO_COL: RGB = (62, 140, 58)
+MAMM_COL: RGB = (132, 86, 52)
+BIRD_COL: RGB = (226, 170, 24)
+BONE_FACE: RGB = (250, 248, 240)
+BONE_COL: RGB = (222, 208, 176)
+BACK: RGB = (92, 64, 44)
+BACK_LINE: RGB = (146, 108, 74)
+WORM: RGB = (86, 156, 46)
+WORM_DARK: RGB = (40, 96, 30)
+CHIP_FILL: dict[int, RGB] = {
+    1: (214, 238, 184),
+    2: (255, 243, 178),
+    3: (255, 212, 104),
+    4: (246, 158, 58),
+    5: (220, 92, 42),
+    6: (166, 32, 38),
+}
+CHIP_INK: dict[int, RGB] = {1: c.INK, 2: c.INK, 3: c.INK, 4: c.INK, 5: c.WHITE, 6: c.WHITE}
+
+HUNTER = {
+    "mm": (MM_COL, 15, 12),  # colour, head radius (MM is the small figure), letter size
+    "bb": (BB_COL, 20, 15),
+}
+FACES: dict[str, tuple[RGB, str, RGB]] = {  # die face -> fill, label, label colour
+    "dinosaur": (DINO_COL, "DINO", c.WHITE),
+    "mammoth": (MAMM_COL, "MAMM", c.WHITE),
+    "bird": (BIRD_COL, "BIRD", c.INK),
+    "mm": (MM_COL, "MM", c.WHITE),
+    "bb": (BB_COL, "BB", c.WHITE),
+    "bone": (BONE_FACE, "", c.INK),
+    "": (c.PAPER, "", c.INK),  # an empty slot before the first throw
+}
+SPOILS: tuple[tuple[str, str, str, RGB, RGB], ...] = (  # key, card title, badge, fill, text colour
+    ("dinosaur", "DINOSAUR", "DINO", DINO_COL, c.WHITE),
+    ("mammoth", "MAMMOTH", "MAMM", MAMM_COL, c.WHITE),
+    ("bird", "BIRD", "BIRD", BIRD_COL, c.INK),
+)
+VARIANTS = {"basic": "Basic game", "uncertain": "Uncertain hunting"}
+PROMPTS = {
+    "pick": "Pick symbols to set aside",
+    "order": "Which hunter moves first?",
+    "keep": "Keep one chip, give the other",
+}
+
+_FLAT = (
+    *c.BASE_COLOURS,
+    TRACK,
+    TAKEN,
+    TRAY,
+    ROW,
+    MM_COL,
+    BB_COL,
+    DINO_COL,
+    MAMM_COL,
+    BIRD_COL,
+    BONE_FACE,
+    BONE_COL,
+    BACK,
+    BACK_LINE,
+    WORM,
+    WORM_DARK,
+    *CHIP_FILL.values(),
+)
+_BLENDS = (
+    (c.INK, c.SAND),
+    (c.INK, c.PAPER),
+    (c.INK, ROW),
+    (c.INK, c.HILITE),
+    (c.INK, TRACK),
+    (c.CREAM, c.BAR),
+    (c.MUTED, c.SAND),
+    (c.MUTED, c.PAPER),
+    (c.WHITE, MM_COL),
+    (c.WHITE, BB_COL),
+    (c.WHITE, DINO_COL),
+    (c.WHITE, MAMM_COL),
+    (c.INK, BIRD_COL),
+    (c.WHITE, CHIP_FILL[5]),
+    (c.WHITE, CHIP_FILL[6]),
+    (c.INK, CHIP_FILL[2]),
+    (c.INK, CHIP_FILL[3]),
+    (c.INK, CHIP_FILL[4]),
+    (c.INK, CHIP_FILL[1]),
+    (c.GOLD, c.SAND),
+    (c.INK, BACK_LINE),
+    (TAKEN, TRACK),
+    (c.INK, TRAY),
+    (MM_COL, c.SAND),
+    (BB_COL, c.SAND),
+)
+
+
+# --- geometry ----------------------------------------------------------------------------------------
+
+
+def slot_angle(pos: float) -> float:
+    """Screen angle of ring slot ``pos`` (y points down, so growing angles run clockwise); the gap's
+    middle slot (-2) sits at 12 o'clock, index 0 is the first chip clockwise after the gap."""
+    return -math.pi / 2 + (pos + 2) * SLOT
+
+
+def ring_xy(pos: float, radius: float = RING_R) -> tuple[float, float]:
+    a = slot_angle(pos)
+    return CX + radius * math.cos(a), CY + radius * math.sin(a)
+
+
+# --- sprites -----------------------------------------------------------------------------------------
+
+
+def _caterpillar(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    """A little green worm for the "smelly caterpillar" chip (worth 1), centred on (cx, cy)."""
+    seg = 0.2 * r
+    line = max(1, round(r / 14))
+    for k in range(4):
+        x = cx + (-0.52 + 0.25 * k) * r
+        y = cy + 0.12 * r + (0.1 * r if k % 2 else -0.02 * r)
+        draw.ellipse((x - seg, y - seg, x + seg, y + seg), fill=WORM, outline=WORM_DARK, width=line)
+    hx, hy, hr = cx + 0.48 * r, cy - 0.06 * r, 0.27 * r
+    draw.line((hx - 0.05 * r, hy - hr, hx - 0.18 * r, hy - hr - 0.3 * r), fill=WORM_DARK, width=line * 2)
+    draw.line((hx + 0.12 * r, hy - hr, hx + 0.22 * r, hy - hr - 0.3 * r), fill=WORM_DARK, width=line * 2)
+    draw.ellipse((hx - hr, hy - hr, hx + hr, hy + hr), fill=WORM, outline=WORM_DARK, width=line)
+    er = 0.09 * r
+    draw.ellipse((hx + 0.02 * r - er, hy - 0.06 * r - er, hx + 0.02 * r + er, hy - 0.06 * r + er), fill=c.WHITE)
+    pr = 0.045 * r
+    draw.ellipse((hx + 0.05 * r - pr, hy - 0.06 * r - pr, hx + 0.05 * r + pr, hy - 0.06 * r + pr), fill=c.INK)
+
+
+def _chip(size: int, key: int | str) -> Image.Image:
+    """A chip ``size`` px wide: value 1..6, "back" (face down) or "taken" (faint empty outline)."""
+
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        r = size * s / 2
+        m = s * 1.0
+        box = (m, m, size * s - m, size * s - m)
+        edge = max(1, round(s * size / 17))
+        if key == "taken":
+            draw.ellipse(box, outline=TAKEN, width=max(1, round(s * 1.6)))
+            return
+        if key == "back":
+            draw.ellipse(box, fill=BACK, outline=c.INK, width=edge)
+            for f in (0.62, 0.3):
+                k = r * (1 - f)
+                draw.ellipse((k, k, size * s - k, size * s - k), outline=BACK_LINE, width=max(1, round(s * 1.5)))
+            return
+        v = int(key)
+        draw.ellipse(box, fill=CHIP_FILL[v], outline=c.INK, width=edge)
+        if v == 1:
+            _caterpillar(draw, r, r, r)
+        else:
+            f = c.font(round(size * 0.64 * s), True)
+            draw.text((r, r + s * 0.5), str(v), font=f, fill=CHIP_INK[v], anchor="mm")
+
+    return c.sprite(size, size, paint)
+
+
+def _halo() -> Image.Image:
+    d = RING_CHIP + 16
+
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        draw.ellipse((s, s, (d - 1) * s, (d - 1) * s), fill=c.GOLD)
+
+    return c.sprite(d, d, paint)
+
+
+def _bone(draw: ImageDraw.ImageDraw, cx: float, cy: float, length: float, thick: float, angle: float) -> None:
+    ux, uy = math.cos(angle), math.sin(angle)
+    px, py = -uy, ux
+    for grow, col in ((thick * 0.16, c.INK), (0.0, BONE_COL)):
+        w = thick / 2 + grow
+        half = length / 2
+        poly = [
+            (cx + ux * half + px * w, cy + uy * half + py * w),
+            (cx + ux * half - px * w, cy + uy * half - py * w),
+            (cx - ux * half - px * w, cy - uy * half - py * w),
+            (cx - ux * half + px * w, cy - uy * half + py * w),
+        ]
+        draw.polygon(poly, fill=col)
+        kr = thick * 0.5 + grow
+        for end in (1, -1):
+            for side in (1, -1):
+                kx = cx + ux * half * end + px * thick * 0.42 * side
+                ky = cy + uy * half * end + py * thick * 0.42 * side
+                draw.ellipse((kx - kr, ky - kr, kx + kr, ky + kr), fill=col)
+
+
+def _die(face: str, size: int = DIE) -> Image.Image:
+    fill, label, ink = FACES[face]
+
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        m = s * 1.5
+        edge = round(s * 2) if face else round(s * 1.5)
+        outline = c.INK if face else c.SAND_DARK
+        draw.rounded_rectangle((m, m, size * s - m, size * s - m), radius=9 * s, fill=fill, outline=outline, width=edge)
+        mid = size * s / 2
+        if face == "bone":
+            _bone(draw, mid, mid, size * s * 0.42, size * s * 0.15, -math.pi / 5)
+        elif label:
+            big = len(label) == 2
+            f = c.font(round((size * 0.4 if big else size * 0.27) * s), True)
+            draw.text((mid, mid + s), label, font=f, fill=ink, anchor="mm")
+
+    return c.sprite(size, size, paint)
+
+
+def _token(hunter: str, size: int) -> Image.Image:
+    """A round hunter token (MM or BB) without pointer, for tallies and the keep/give choice."""
+    col = HUNTER[hunter][0]
+
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        draw.ellipse((s, s, (size - 1) * s, (size - 1) * s), fill=col, outline=c.INK, width=round(1.5 * s))
+        f = c.font(round(size * 0.42 * s), True)
+        draw.text((size * s / 2, size * s / 2 + s * 0.5), hunter.upper(), font=f, fill=c.WHITE, anchor="mm")
+
+    return c.sprite(size, size, paint)
+
+
+def _pin(hunter: str, pos: int, shift: float) -> tuple[Image.Image, tuple[int, int]]:
+    """A hunter figure standing outside the ring, pointing at slot ``pos``; returns sprite and offset."""
+    col, head_r, letter = HUNTER[hunter]
+    dist = RING_R + CHIP_R + 6 + head_r
+    a_head = slot_angle(pos + shift)
+    hx, hy = CX + dist * math.cos(a_head), CY + dist * math.sin(a_head)
+    tx, ty = ring_xy(pos, RING_R + CHIP_R - 2)
+    x0 = math.floor(min(hx - head_r, tx) - 3)
+    y0 = math.floor(min(hy - head_r, ty) - 3)
+    w = math.ceil(max(hx + head_r, tx) + 3) - x0
+    h = math.ceil(max(hy + head_r, ty) + 3) - y0
+
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        lhx, lhy, ltx, lty = (hx - x0) * s, (hy - y0) * s, (tx - x0) * s, (ty - y0) * s
+        dx, dy = ltx - lhx, lty - lhy
+        n = math.hypot(dx, dy) or 1.0
+        px, py = -dy / n, dx / n
+        half = head_r * 0.62 * s
+        poly = [(lhx + px * half, lhy + py * half), (lhx - px * half, lhy - py * half), (ltx, lty)]
+        draw.polygon(poly, fill=col, outline=c.INK, width=round(1.5 * s))
+        rr = head_r * s
+        draw.ellipse((lhx - rr, lhy - rr, lhx + rr, lhy + rr), fill=col, outline=c.INK, width=round(2 * s))
+        inner = rr - 3.2 * s
+        draw.ellipse((lhx - inner, lhy - inner, lhx + inner, lhy + inner), outline=c.WHITE, width=round(1.2 * s))
+        f = c.font(letter * s, True)
+        draw.text((lhx, lhy + s * 0.5), hunter.upper(), font=f, fill=c.WHITE, anchor="mm")
+
+    return c.sprite(w, h, paint), (x0, y0)
+
+
+def _crown(size: int = 24) -> Image.Image:
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        u = size * s
+        pts = [(0.08, 0.82), (0.08, 0.3), (0.3, 0.55), (0.5, 0.18), (0.7, 0.55), (0.92, 0.3), (0.92, 0.82)]
+        draw.polygon([(x * u, y * u) for x, y in pts], fill=c.GOLD, outline=c.INK, width=round(1.5 * s))
+        for x, y in ((0.08, 0.3), (0.5, 0.18), (0.92, 0.3)):
+            r = 0.07 * u
+            draw.ellipse((x * u - r, y * u - r, x * u + r, y * u + r), fill=c.GOLD, outline=c.INK, width=s)
+
+    return c.sprite(size, size, paint)
+
+
+def _marker(size: int = 16) -> Image.Image:
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        u = size * s
+        draw.polygon([(0.12 * u, 0.08 * u), (0.92 * u, 0.5 * u), (0.12 * u, 0.92 * u)], fill=c.INK)
+
+    return c.sprite(size, size, paint)
+
+
+def _card(fill: RGB, title: str, ink: RGB) -> Image.Image:
+    w = (PX1 - PX0 - 20) // 3
+
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        draw.rounded_rectangle((s, s, (w - 1) * s, (CARD_H - 1) * s), 10 * s, fill=fill, outline=c.INK, width=2 * s)
+        draw.rounded_rectangle((6 * s, 50 * s, (w - 6) * s, (CARD_H - 6) * s), 6 * s, fill=c.PAPER)
+        draw.text((w * s / 2, 15 * s), title, font=c.font(12 * s, True), fill=ink, anchor="mm")
+        draw.text((w * s / 2, 33 * s), "+3", font=c.font(20 * s, True), fill=ink, anchor="mm")
+
+    return c.sprite(w, CARD_H, paint)
+
+
+def _badge(fill: RGB, label: str, ink: RGB, w: int = 46, h: int = 22) -> Image.Image:
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        draw.rounded_rectangle((s, s, (w - 1) * s, (h - 1) * s), 5 * s, fill=fill, outline=c.INK, width=round(1.2 * s))
+        draw.text((w * s / 2, h * s / 2 + s * 0.5), label, font=c.font(11 * s, True), fill=ink, anchor="mm")
+
+    return c.sprite(w, h, paint)
+
+
+def _background() -> Image.Image:
+    """Everything that never changes: bars, title, ring track with the gap, index numbers, panel."""
+    s = 3
+    big = Image.new("RGB", (W * s, H * s), c.SAND)
+    d = ImageDraw.Draw(big)
+    d.rectangle((0, 0, W * s, HEADER_H * s), fill=c.BAR)
+    d.rectangle((0, (H - CAPTION_H) * s, W * s, H * s), fill=c.BAR)
+    # the track runs from half a slot before chip 0 to half a slot after chip 30; the rest is the gap
+    r_out, r_in = RING_R + TRACK_W / 2, RING_R - TRACK_W / 2
+    start, end = math.degrees(slot_angle(-0.5)), math.degrees(slot_angle(N_CHIPS - 0.5))
+    d.arc(
+        ((CX - r_out) * s, (CY - r_out) * s, (CX + r_out) * s, (CY + r_out) * s),
+        start,
+        end,
+        fill=TRACK,
+        width=round(TRACK_W * s),
+    )
+    del r_in
+    for pos in (-0.5, N_CHIPS - 0.5):
+        x, y = ring_xy(pos)
+        rr = TRACK_W / 2
+        d.ellipse(((x - rr) * s, (y - rr) * s, (x + rr) * s, (y + rr) * s), fill=TRACK)
+    for pos in (-1, N_CHIPS):  # where the hunters wait in the gap
+        x, y = ring_xy(pos)
+        rr = 7
+        d.ellipse(((x - rr) * s, (y - rr) * s, (x + rr) * s, (y + rr) * s), outline=TAKEN, width=2 * s)
+    d.rounded_rectangle(tuple(v * s for v in PANEL), 14 * s, fill=c.PAPER, outline=c.SAND_DARK, width=2 * s)
+    bg = big.reduce(s)
+
+    d = ImageDraw.Draw(bg)
+    c.text(d, (16, HEADER_H / 2), "UGAH UGAH!", 24, c.CREAM, bold=True, anchor="lm")
+    gx, gy = ring_xy(-2)
+    c.text(d, (gx, gy), "START", 11, c.MUTED, bold=True, anchor="mm")
+    c.text(d, (PX0 + 4, 66), "SPOILS  (+3 each)", 13, c.MUTED, bold=True)
+    c.text(d, (PX0 + 4, ROWS_Y - 20), "PLAYERS", 13, c.MUTED, bold=True)
+    return bg
+
+
+class _Assets:
+    """Every sprite, the background and the palette; built once, read-only afterwards."""
+
+    def __init__(self) -> None:
+        self.bg = _background()
+        self.chips = {
+            (size, key): _chip(size, key)
+            for size in (RING_CHIP, MINI_CHIP, BIG_CHIP)
+            for key in (1, 2, 3, 4, 5, 6, "back", "taken")
+        }
+        self.halo = _halo()
+        self.dice = {face: _die(face) for face in FACES}
+        self.tokens = {(h, size): _token(h, size) for h in HUNTER for size in (22, 26)}
+        self.crown = _crown()
+        self.marker = _marker()
+        self.cards = {key: _card(fill, title, ink) for key, title, _, fill, ink in SPOILS}
+        self.badges = {key: _badge(fill, badge, ink) for key, _, badge, fill, ink in SPOILS}
+        self.palette = c.build_palette(_FLAT, _BLENDS)
+        self._pins: dict[tuple[str, int, float], tuple[Image.Image, tuple[int, int]]] = {}
+        self._pin_lock = threading.Lock()
+
+    def pin(self, hunter: str, pos: int, shift: float) -> tuple[Image.Image, tuple[int, int]]:
+        key = (hunter, pos, shift)
+        got = self._pins.get(key)
+        if got is None:
+            with self._pin_lock:
+                got = self._pins.get(key)
+                if got is None:
+                    got = self._pins[key] = _pin(hunter, pos, shift)
+        return got
+
+
+ASSETS = c.Once(_Assets)
+
+
+# --- view helpers ------------------------------------------------------------------------------------
+
+
+def _name(names: Sequence[str], seat: Any) -> str:
+    if isinstance(seat, int) and 0 <= seat < len(names) and c.clean_text(names[seat]):
+        return c.clean_text(names[seat])
+    return f"Player {seat + 1}" if isinstance(seat, int) else "?"
+
+
+def _chip_key(chip: Any) -> int | str:
+    """What a path place shows. Only a face-up chip with a value shows it; nothing else can."""
+    if not isinstance(chip, dict) or chip.get("taken"):
+        return "taken"
+    v = chip.get("v")
+    if chip.get("up") and isinstance(v, int) and 1 <= v <= 6:
+        return v
+    return "back"
+
+
+def _value_key(v: Any) -> int | str:
+    return v if isinstance(v, int) and 1 <= v <= 6 else "back"
+
+
+def _dice_groups(view: dict[str, Any]) -> list[tuple[str, list[str], bool]]:
+    """(label, faces, live) groups for the dice tray: set aside / bones of this throw / the throw."""
+    aside = [f for f in view.get("aside") or [] if f in FACES]
+    rolled = [f for f in view.get("rolled") or [] if f in FACES]
+    if view.get("phase") == "pick" and rolled:
+        bones = max(0, min(int(view.get("last_bones") or 0), len(aside)))
+        earlier, new_bones = aside[: len(aside) - bones], aside[len(aside) - bones :]
+        groups = [("SET ASIDE", earlier, False), ("BONES", new_bones, False), ("THROW", rolled, True)]
+        return [g for g in groups if g[1]]
+    if aside or rolled:
+        return [("RESULT" if len(aside) == 5 else "SET ASIDE", aside + rolled, False)]
+    return [("DICE", [""] * 5, False)]
+
+
+# --- drawing -----------------------------------------------------------------------------------------
+
+
+def _draw_ring(img: Image.Image, view: dict[str, Any], a: _Assets) -> None:
+    path = list(view.get("path") or [])
+    path += [None] * (N_CHIPS - len(path))
+    pending = view.get("pending") if view.get("phase") == "keep" else None
+    hot = {pending.get("mm"), pending.get("bb")} if isinstance(pending, dict) else set()
+    for i in range(N_CHIPS):
+        x, y = ring_xy(i)
+        if i in hot:
+            c.paste(img, a.halo, (x, y), center=True)
+        c.paste(img, a.chips[(RING_CHIP, _chip_key(path[i]))], (x, y), center=True)
+    mm, bb = view.get("mm", -1), view.get("bb", N_CHIPS)
+    mm = mm if isinstance(mm, int) and -1 <= mm < N_CHIPS else -1
+    bb = bb if isinstance(bb, int) and 0 <= bb <= N_CHIPS else N_CHIPS
+    same = mm == bb
+    for hunter, pos, shift in (("bb", bb, -0.55 if same else 0.0), ("mm", mm, 0.55 if same else 0.0)):
+        spr, xy = a.pin(hunter, pos, shift)
+        img.paste(spr, xy, spr)
+
+
+def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], a: _Assets, top: int) -> None:
+    gap, group_gap, pad = 6, 12, 7
+    groups = []
+    for label, faces, live in _dice_groups(view):
+        dice_w = len(faces) * DIE + (len(faces) - 1) * gap
+        groups.append((label, faces, live, max(dice_w, c.text_width(label, 11, True) + 4) + 2 * pad))
+    total = sum(g[3] for g in groups) + group_gap * (len(groups) - 1)
+    x = CX - total / 2
+    for label, faces, live, w in groups:
+        fill, outline = (c.HILITE, c.GOLD) if live else (TRAY, c.SAND_DARK)
+        c.rounded_box(d, (x, top, x + w, top + DIE + 30), 10, fill=fill, outline=outline, width=2 if live else 1)
+        c.text(d, (x + w / 2, top + 12), label, 11, c.INK if live else c.MUTED, bold=True, anchor="mm")
+        dx = x + (w - (len(faces) * DIE + (len(faces) - 1) * gap)) / 2
+        for face in faces:
+            c.paste(img, a.dice[face], (dx, top + 23))
+            dx += DIE + gap
+        x += w + group_gap
+
+
+def _draw_tally(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], a: _Assets, y: int) -> None:
+    aside = view.get("aside") or []
+    parts = [(h, aside.count(h)) for h in ("mm", "bb")]
+    widths = [26 + 6 + c.text_width(f"×{k}", 18, True) for _, k in parts]
+    total = sum(widths) + 28
+    x = CX - total / 2
+    for (h, k), w in zip(parts, widths, strict=True):
+        c.paste(img, a.tokens[(h, 26)], (x, y - 13))
+        c.text(d, (x + 32, y), f"×{k}", 18, c.INK if k else c.MUTED, bold=True, anchor="lm")
+        x += w + 28
+
+
+def _draw_keep(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], a: _Assets, y: int) -> None:
+    pending = view.get("pending") or {}
+    path = view.get("path") or []
+    for h, dx in (("mm", -48), ("bb", 48)):
+        v = pending.get(f"{h}_v")
+        key: int | str = _value_key(v)
+        idx = pending.get(h)
+        if key == "back" and isinstance(idx, int) and 0 <= idx < len(path):
+            ring = _chip_key(path[idx])
+            key = ring if ring != "taken" else "back"
+        c.paste(img, a.halo, (CX + dx, y), center=True)
+        c.paste(img, a.chips[(BIG_CHIP, key)], (CX + dx, y), center=True)
+        c.paste(img, a.tokens[(h, 22)], (CX + dx + (-34 if dx < 0 else 34), y), center=True)
+
+
+def _draw_centre(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str], a: _Assets) -> None:
+    phase = view.get("phase")
+    over = bool(view.get("over")) or phase == "over"
+    if over:
+        c.text(d, (CX, CY - 122), "GAME OVER", 24, c.RED, bold=True, anchor="mm")
+    else:
+        c.text(d, (CX, CY - 122), _name(names, view.get("current")), 22, c.INK, bold=True, anchor="mm", max_width=250)
+    _draw_dice(img, d, view, a, CY - 92)
+    if over:
+        winners = [w for w in view.get("winners") or [] if isinstance(w, int)]
+        if winners:
+            label = ", ".join(_name(names, w) for w in winners)
+            s = c.fit_text(label, 20, True, 250)
+            w = c.text_width(s, 20, True) + 30
+            c.paste(img, a.crown, (CX - w / 2, CY + 24))
+            c.text(d, (CX - w / 2 + 30, CY + 36), s, 20, c.INK, bold=True, anchor="lm")
+        return
+    if phase == "keep" and isinstance(view.get("pending"), dict):
+        c.text(d, (CX, CY + 22), PROMPTS["keep"], 16, c.INK, bold=True, anchor="mm")
+        _draw_keep(img, d, view, a, CY + 70)
+        return
+    _draw_tally(img, d, view, a, CY + 24)
+    if phase in PROMPTS:
+        c.text(d, (CX, CY + 62), PROMPTS[phase], 16, c.INK, bold=True, anchor="mm")
+
+
+def _draw_spoils(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str], a: _Assets) -> None:
+    spoils = view.get("spoils") or {}
+    w = (PX1 - PX0 - 20) // 3
+    for k, (key, *_rest) in enumerate(SPOILS):
+        x = PX0 + k * (w + 10)
+        c.paste(img, a.cards[key], (x, CARD_Y))
+        holder = spoils.get(key)
+        mid_y = CARD_Y + 64
+        if isinstance(holder, int):
+            c.text(d, (x + w / 2, mid_y), _name(names, holder), 13, c.INK, bold=True, anchor="mm", max_width=w - 16)
+        else:
+            c.text(d, (x + w / 2, mid_y), "middle", 12, c.MUTED, anchor="mm")
+
+
+def _stash_items(view: dict[str, Any], seat: int, a: _Assets) -> list[Image.Image]:
+    spoils = view.get("spoils") or {}
+    items = [a.badges[key] for key, *_ in SPOILS if spoils.get(key) == seat]
+    stashes = view.get("stashes")
+    if view.get("over") and isinstance(stashes, list) and seat < len(stashes):
+        items += [a.chips[(MINI_CHIP, _value_key(v))] for v in sorted(stashes[seat] or [], reverse=True)]
+    return items
+
+
+def _draw_players(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str], a: _Assets) -> None:
+    n = view.get("n") or len(names)
+    n = max(1, min(int(n), 6))
+    over = bool(view.get("over"))
+    current = view.get("current")
+    sizes = view.get("stash_sizes") or []
+    scores = view.get("scores") or []
+    winners = set(view.get("winners") or [])
+    inner_w = PX1 - PX0 - 20
+    layout = []
+    for seat in range(n):
+        items = _stash_items(view, seat, a)
+        if over:
+            pos = c.flow_positions([it.width for it in items], inner_w, 3)
+            lines = (pos[-1][1] + 1) if pos else 1
+            h = 36 + lines * 25 + 6
+        else:
+            pos, h = [], 66
+        layout.append((seat, items, pos, h))
+    gap = 8
+    avail = PANEL[3] - 8 - ROWS_Y
+    total = sum(row[3] for row in layout) + gap * (n - 1)
+    if total > avail:  # squeeze the gaps first; rows never overlap the panel edge by much
+        gap = max(2, (avail - sum(row[3] for row in layout)) // max(1, n - 1))
+    y = ROWS_Y
+    for seat, items, pos, h in layout:
+        is_turn = not over and seat == current
+        is_winner = over and seat in winners
+        hot = is_turn or is_winner
+        fill, outline = (c.HILITE, c.GOLD) if hot else (ROW, c.SAND_DARK)
+        c.rounded_box(d, (PX0, y, PX1, y + h), 10, fill=fill, outline=outline, width=3 if hot else 1)
+        name = _name(names, seat)
+        line1 = y + 19
+        if over:
+            score = scores[seat] if seat < len(scores) else None
+            score_s = str(score) if isinstance(score, int) else "–"
+            sw = c.text_width(score_s, 24, True)
+            c.text(d, (PX1 - 40, line1 + 1), score_s, 24, c.INK, bold=True, anchor="rm")
+            c.text(d, (PX1 - 36, line1 + 5), "pts", 12, c.MUTED, anchor="lm")
+            if is_winner:
+                c.paste(img, a.crown, (PX0 + 8, line1 - 13))
+            c.text(d, (PX0 + 38, line1), name, 19, c.INK, bold=True, anchor="lm", max_width=round(PX1 - PX0 - 90 - sw))
+            if not items:
+                c.text(d, (PX0 + 12, y + 48), "no chips", 13, c.MUTED, anchor="lm")
+            for it, (ix, line) in zip(items, pos, strict=True):
+                iy = y + 37 + line * 25 + (25 - it.height) // 2
+                c.paste(img, it, (PX0 + 10 + ix, iy))
+        else:
+            if is_turn:
+                c.paste(img, a.marker, (PX0 + 10, line1 - 8))
+            c.text(d, (PX0 + 32, line1), name, 19, c.INK, bold=True, anchor="lm", max_width=PX1 - PX0 - 44)
+            count = sizes[seat] if seat < len(sizes) and isinstance(sizes[seat], int) else 0
+            c.paste(img, a.chips[(MINI_CHIP, "back")], (PX0 + 32, y + 36))
+            c.text(d, (PX0 + 60, y + 47), f"×{count}", 16, c.INK, bold=True, anchor="lm")
+            x = PX1 - 10
+            for it in reversed(items):
+                x -= it.width
+                c.paste(img, it, (x, y + 36))
+                x -= 5
+        y += h + gap
+
+
+def _header_and_caption(d: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str], caption: str | None) -> None:
+    parts = [VARIANTS.get(view.get("variant") or "basic", str(view.get("variant")))]
+    if view.get("single"):
+        parts.append("1 symbol per roll")
+    if isinstance(view.get("turn"), int):
+        parts.append(f"Turn {view['turn']}")
+    c.text(d, (W - 16, HEADER_H / 2), "  ·  ".join(parts), 16, c.CREAM, anchor="rm", max_width=W - 240)
+    if caption is None:
+        caption = _default_caption(view, names)
+    if caption:
+        y = H - CAPTION_H / 2
+        c.text(d, (16, y), caption, 18, c.CREAM, bold=True, anchor="lm", max_width=W - 32)
+
+
+def _default_caption(view: dict[str, Any], names: Sequence[str]) -> str:
+    if view.get("over"):
+        winners = [_name(names, w) for w in view.get("winners") or []]
+        return "Game over: " + " & ".join(winners) + (" win" if len(winners) > 1 else " wins") if winners else "Game over"
+    who = _name(names, view.get("current"))
+    return {
+        "pick": f"{who} is rolling the dice",
+        "order": f"{who} chooses which hunter moves first",
+        "keep": f"{who} keeps one chip and gives the other away",
+    }.get(view.get("phase") or "", f"{who}'s turn")
+
+
+def render_ugah(view: dict[str, Any], names: list[str], *, caption: str | None = None) -> bytes:
+    """Draw an Ugah Ugah! player view (engine ``view(state, seat)``) as PNG bytes.
+
+    ``names`` are display names per seat (cut to fit); ``caption`` is a one-line, already localised
+    "what just happened" banner (a plain English status is drawn when it is None; "" draws none).
+    Pure function of its arguments, safe to call from several threads at once.
+    """
+    a = ASSETS.get()
+    img = a.bg.copy()
+    d = ImageDraw.Draw(img)
+    _draw_ring(img, view, a)
+    _draw_centre(img, d, view, names, a)
+    _draw_spoils(img, d, view, names, a)
+    _draw_players(img, d, view, names, a)
+    _header_and_caption(d, view, names, caption)
+    return c.encode_png(img, a.palette)

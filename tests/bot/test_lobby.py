@@ -1,0 +1,116 @@
+"""Lobby and shared commands through SimCord: joining, seats, host rights, expiry, ending."""
+
+from __future__ import annotations
+
+import discord
+
+from tests.bot.helpers import board, button_id, custom_ids, open_and_start, setup_table
+
+
+async def click_lobby(actor, channel, op):
+    return await actor.click(board(channel), custom_id=button_id(board(channel), op, "l"))
+
+
+async def test_lobby_shows_seats_and_buttons(simcord_env):
+    _, channel, (alice, bob, *_rest) = setup_table(simcord_env)
+    r = await alice.slash(channel, "ugah start", variant="uncertain")
+    assert not r.ephemeral
+    msg = board(channel)
+    assert "Ugah Ugah!" in msg.content and "Uncertain hunting" in msg.content and "alice" in msg.content
+    assert [c.split(":")[3] for c in custom_ids(msg, "l:")] == ["join", "leave", "ai", "start", "cancel"]
+    await click_lobby(bob, channel, "join")
+    assert "bob" in board(channel).content and "(2/4" in board(channel).content
+
+
+async def test_lobby_refusals_are_ephemeral_and_change_nothing(simcord_env):
+    env = simcord_env
+    guild, channel, players = setup_table(env)
+    alice, bob, carol, dave = players
+    eve = guild.add_member(env.create_user("eve"))
+    await alice.slash(channel, "ugah start")
+    r = await click_lobby(alice, channel, "start")
+    assert r.ephemeral and "At least 2" in r.response.content
+    r = await click_lobby(alice, channel, "join")
+    assert r.ephemeral and "already have a seat" in r.response.content
+    for p in (bob, carol, dave):
+        await click_lobby(p, channel, "join")
+    before = board(channel).content
+    r = await click_lobby(eve, channel, "join")
+    assert r.ephemeral and "full" in r.response.content
+    r = await click_lobby(eve, channel, "leave")
+    assert r.ephemeral and "aren't playing" in r.response.content
+    r = await click_lobby(bob, channel, "start")
+    assert r.ephemeral and "Only the host" in r.response.content
+    r = await click_lobby(bob, channel, "cancel")
+    assert r.ephemeral and "Only the host" in r.response.content
+    assert board(channel).content == before
+    r = await eve.slash(channel, "ugah start")
+    assert r.ephemeral and "already running" in r.response.content
+
+
+async def test_leave_and_add_ai(simcord_env):
+    _, channel, (alice, bob, *_r) = setup_table(simcord_env)
+    await alice.slash(channel, "ugah start")
+    await click_lobby(bob, channel, "join")
+    await click_lobby(bob, channel, "leave")
+    assert "bob" not in board(channel).content
+    r = await click_lobby(bob, channel, "ai")
+    assert r.ephemeral and "Only the host" in r.response.content
+    await click_lobby(alice, channel, "ai")
+    assert "Computer 1 (computer)" in board(channel).content
+    await click_lobby(alice, channel, "start")
+    assert board(channel).attachments, "the lobby became the game message"
+
+
+async def test_moderator_can_cancel_any_lobby(simcord_env):
+    env = simcord_env
+    guild, channel, (alice, *_r) = setup_table(env)
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_messages=True))
+    mod = guild.add_member(env.create_user("mod"), roles=[mods])
+    await alice.slash(channel, "ugah start")
+    await click_lobby(mod, channel, "cancel")
+    assert "cancelled" in board(channel).content and custom_ids(board(channel)) == []
+    r = await alice.slash(channel, "ugah start")
+    assert not r.ephemeral, "the channel is free again"
+
+
+async def test_lobby_nobody_starts_expires(simcord_env):
+    env = simcord_env
+    _, channel, (alice, *_r) = setup_table(env)
+    await alice.slash(channel, "ugah start")
+    await env.advance_time(15 * 60 + 1)
+    assert "expired" in board(channel).content and custom_ids(board(channel)) == []
+    assert await env.bot.matches.live_in_channel(channel.id) is None
+
+
+async def test_end_by_host_or_moderator_only(simcord_env):
+    env = simcord_env
+    _, channel, players = setup_table(env, 2)
+    mid = await open_and_start(env, channel, players)
+    r = await players[1].slash(channel, "game end")
+    assert r.ephemeral and "host or a moderator" in r.response.content
+    r = await players[0].slash(channel, "game end")
+    assert r.ephemeral
+    m, _ = await env.bot.matches.get(mid)
+    assert m.status == "cancelled"
+    assert "ended by alice" in board(channel).content and custom_ids(board(channel)) == []
+
+
+async def test_resign_hands_seat_to_computer(simcord_env):
+    env = simcord_env
+    _, channel, players = setup_table(env, 3)
+    mid = await open_and_start(env, channel, players)
+    r = await players[2].slash(channel, "game resign")
+    assert r.ephemeral
+    m, _ = await env.bot.matches.get(mid)
+    assert m.seats[2].ai and m.status == "active"
+
+
+async def test_rules_and_no_game_replies(simcord_env):
+    _, channel, (alice, *_r) = setup_table(simcord_env)
+    r = await alice.slash(channel, "game rules", game="ugah")
+    assert r.ephemeral and "Bone Breaker" in r.response.content
+    r = await alice.slash(channel, "game hand")
+    assert r.ephemeral and "no game running" in r.response.content
+    r = await alice.slash(channel, "ugah rules")
+    assert r.ephemeral

@@ -1,0 +1,75 @@
+"""Shared fixtures: a bot per test on a tmp SQLite file, built for SimCord (no network, no token)."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+import pytest_asyncio
+
+from bot.client import create_bot
+
+
+@pytest.fixture
+def db_path(tmp_path):
+    return str(tmp_path / "games.db")
+
+
+@pytest.fixture
+def bot_factory(db_path):
+    """Builds bots on one database file and remembers them so teardown closes their connections."""
+    made = []
+
+    def make(**kwargs):
+        bot = create_bot(db_path, **kwargs)
+        made.append(bot)
+        return bot
+
+    make.made = made
+    return make
+
+
+@pytest_asyncio.fixture
+async def simcord_bot(bot_factory):
+    bot = bot_factory()
+    yield bot
+    # SimCord does not call bot.close(); aiosqlite's worker thread would keep pytest alive.
+    for b in bot_factory.made:
+        await b.matches.close()
+        await b.store.close()
+
+
+class _ErrorLogCollector(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(level=logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.exc_info:
+            self.records.append(record)
+
+    def take(self) -> list[logging.LogRecord]:
+        out, self.records = self.records, []
+        return out
+
+
+@pytest.fixture(autouse=True)
+def logged_errors():
+    """discord.py only *logs* exceptions raised in DynamicItem callbacks, and SimCord's error check
+    does not see them; fail the test on such records (and on our own logged exceptions) unless taken."""
+    collector = _ErrorLogCollector()
+    loggers = [logging.getLogger(n) for n in ("discord", "bot", "engine")]
+    for lg in loggers:
+        lg.addHandler(collector)
+    try:
+        yield collector
+    finally:
+        for lg in loggers:
+            lg.removeHandler(collector)
+    leftover = collector.take()
+    if leftover:
+        pytest.fail(
+            "unhandled exception(s) logged: "
+            + "; ".join(f"{r.getMessage()}: {r.exc_info[1]!r}" for r in leftover),
+            pytrace=False,
+        )
