@@ -13,7 +13,7 @@ from bot.components import OURS, ActionButton, ActionSelect
 from bot.games import UIS
 from bot.i18n import translator
 from bot.presenter import Presenter
-from engine.errors import BadActionCode, EngineError
+from engine.errors import BadActionCode, EngineError, StaleAction
 from engine.match import Matches, Update
 from engine.store import Store
 
@@ -105,6 +105,8 @@ class GameBot(commands.Bot):
                 update = await self.matches.act(match_id, version, user.id, action)
         except EngineError as err:
             await self.reply_engine_error(interaction, err)
+            if isinstance(err, StaleAction):  # the board may be behind (a failed edit): bring it in line
+                await self.presenter.refresh(match_id)
             return
         await self.presenter.respond(interaction, update.match.id)
 

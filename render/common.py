@@ -91,6 +91,29 @@ def clean_text(text: object) -> str:
     return " ".join(s.split())
 
 
+_NOTDEF = "\U0010fffd"  # a private-use code point no bundled font covers: renders as the .notdef box
+
+
+def _glyph_mask(ch: str, bold: bool) -> bytes:
+    im = Image.new("L", (48, 48))
+    ImageDraw.Draw(im).text((6, 6), ch, font=font(20, bold), fill=255)
+    return im.tobytes()
+
+
+@lru_cache(maxsize=8192)
+def has_glyph(ch: str, bold: bool = True) -> bool:
+    """Whether the font draws ``ch`` as itself rather than the empty-box .notdef glyph."""
+    if ch.isascii() or unicodedata.combining(ch):
+        return True
+    return _glyph_mask(ch, bold) != _glyph_mask(_NOTDEF, bold)
+
+
+def displayable(text: object, bold: bool = True) -> str:
+    """``clean_text`` without characters the font cannot draw (emoji, CJK in DejaVu), so names
+    never show empty boxes; may return "" (callers fall back to a generic label)."""
+    return clean_text("".join(ch for ch in clean_text(text) if has_glyph(ch, bold)))
+
+
 @lru_cache(maxsize=4096)
 def fit_text(text: str, size: int, bold: bool, max_width: int) -> str:
     """``text`` cut with an ellipsis so that it is at most ``max_width`` px wide in that font."""

@@ -17,25 +17,27 @@ from PIL import Image, ImageDraw
 from render import common as c
 from render.common import RGB
 
-W, H = 920, 620
-HEADER_H = 46
-CAPTION_H = 46
-CX, CY = 282, 310  # ring centre: middle of the area between header and caption banner
-RING_R = 198
-CHIP_R = 17
+W, H = 840, 570
+HEADER_H = 42
+CAPTION_H = 42
+CX, CY = 252, 285  # ring centre: middle of the area between header and caption banner
+RING_R = 182
+CHIP_R = 15
 N_CHIPS = 31
 GAP_SLOTS = 3  # the large gap is as wide as three chips; MM starts on slot -1, BB on slot 31
 SLOT = 2 * math.pi / (N_CHIPS + GAP_SLOTS)
-TRACK_W = 46
-INNER_R = RING_R - CHIP_R - 10  # free disc for the dice
+TRACK_W = 42
 
-PANEL = (566, HEADER_H + 10, 910, H - CAPTION_H - 10)
-PX0, PX1 = PANEL[0] + 8, PANEL[2] - 8  # inner panel width 328
-CARD_Y, CARD_H = 84, 80
-ROWS_Y = 196
+PANEL = (512, HEADER_H + 8, 832, H - CAPTION_H - 8)
+PX0, PX1 = PANEL[0] + 8, PANEL[2] - 8  # inner panel width 304
+CARD_Y, CARD_H = 76, 72
+CARD_W = (PX1 - PX0 - 16) // 3
+ROWS_Y = 172
+ROW_H = 60
+MINI_PITCH = 23
 
-RING_CHIP, MINI_CHIP, BIG_CHIP = 34, 22, 46
-DIE = 46
+RING_CHIP, MINI_CHIP, BIG_CHIP = 30, 20, 42
+DIE = 42
 
 # --- colours -----------------------------------------------------------------------------------------
 TRACK: RGB = (216, 196, 156)
@@ -64,8 +66,8 @@ CHIP_FILL: dict[int, RGB] = {
 CHIP_INK: dict[int, RGB] = {1: c.INK, 2: c.INK, 3: c.INK, 4: c.INK, 5: c.WHITE, 6: c.WHITE}
 
 HUNTER = {
-    "mm": (MM_COL, 15, 12),  # colour, head radius (MM is the small figure), letter size
-    "bb": (BB_COL, 20, 15),
+    "mm": (MM_COL, 14, 11),  # colour, head radius (MM is the small figure), letter size
+    "bb": (BB_COL, 18, 14),
 }
 FACES: dict[str, tuple[RGB, str, RGB]] = {  # die face -> fill, label, label colour
     "dinosaur": (DINO_COL, "DINO", c.WHITE),
@@ -199,8 +201,9 @@ def _chip(size: int, key: int | str) -> Image.Image:
     return c.sprite(size, size, paint)
 
 
-def _halo() -> Image.Image:
-    d = RING_CHIP + 16
+def _halo(size: int) -> Image.Image:
+    """A gold disc slightly larger than a chip of ``size`` px: marks the chips awaiting keep/give."""
+    d = size + 12
 
     def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
         draw.ellipse((s, s, (d - 1) * s, (d - 1) * s), fill=c.GOLD)
@@ -263,7 +266,7 @@ def _token(hunter: str, size: int) -> Image.Image:
 def _pin(hunter: str, pos: int, shift: float) -> tuple[Image.Image, tuple[int, int]]:
     """A hunter figure standing outside the ring, pointing at slot ``pos``; returns sprite and offset."""
     col, head_r, letter = HUNTER[hunter]
-    dist = RING_R + CHIP_R + 6 + head_r
+    dist = RING_R + CHIP_R + 5 + head_r
     a_head = slot_angle(pos + shift)
     hx, hy = CX + dist * math.cos(a_head), CY + dist * math.sin(a_head)
     tx, ty = ring_xy(pos, RING_R + CHIP_R - 2)
@@ -311,60 +314,57 @@ def _marker(size: int = 16) -> Image.Image:
 
 
 def _card(fill: RGB, title: str, ink: RGB) -> Image.Image:
-    w = (PX1 - PX0 - 20) // 3
+    w, h = CARD_W, CARD_H
 
     def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
-        draw.rounded_rectangle((s, s, (w - 1) * s, (CARD_H - 1) * s), 10 * s, fill=fill, outline=c.INK, width=2 * s)
-        draw.rounded_rectangle((6 * s, 50 * s, (w - 6) * s, (CARD_H - 6) * s), 6 * s, fill=c.PAPER)
-        draw.text((w * s / 2, 15 * s), title, font=c.font(12 * s, True), fill=ink, anchor="mm")
-        draw.text((w * s / 2, 33 * s), "+3", font=c.font(20 * s, True), fill=ink, anchor="mm")
+        draw.rounded_rectangle((s, s, (w - 1) * s, (h - 1) * s), 9 * s, fill=fill, outline=c.INK, width=2 * s)
+        draw.rounded_rectangle((5 * s, 46 * s, (w - 5) * s, (h - 5) * s), 5 * s, fill=c.PAPER)
+        draw.text((w * s / 2, 13 * s), title, font=c.font(11 * s, True), fill=ink, anchor="mm")
+        draw.text((w * s / 2, 30 * s), "+3", font=c.font(18 * s, True), fill=ink, anchor="mm")
 
-    return c.sprite(w, CARD_H, paint)
+    return c.sprite(w, h, paint)
 
 
-def _badge(fill: RGB, label: str, ink: RGB, w: int = 46, h: int = 22) -> Image.Image:
+def _badge(fill: RGB, label: str, ink: RGB, w: int = 44, h: int = 20) -> Image.Image:
     def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
         draw.rounded_rectangle((s, s, (w - 1) * s, (h - 1) * s), 5 * s, fill=fill, outline=c.INK, width=round(1.2 * s))
-        draw.text((w * s / 2, h * s / 2 + s * 0.5), label, font=c.font(11 * s, True), fill=ink, anchor="mm")
+        draw.text((w * s / 2, h * s / 2 + s * 0.5), label, font=c.font(10 * s, True), fill=ink, anchor="mm")
 
     return c.sprite(w, h, paint)
 
 
 def _background() -> Image.Image:
-    """Everything that never changes: bars, title, ring track with the gap, index numbers, panel."""
-    s = 3
-    big = Image.new("RGB", (W * s, H * s), c.SAND)
-    d = ImageDraw.Draw(big)
-    d.rectangle((0, 0, W * s, HEADER_H * s), fill=c.BAR)
-    d.rectangle((0, (H - CAPTION_H) * s, W * s, H * s), fill=c.BAR)
-    # the track runs from half a slot before chip 0 to half a slot after chip 30; the rest is the gap
-    r_out, r_in = RING_R + TRACK_W / 2, RING_R - TRACK_W / 2
+    """Everything that never changes: bars, title, ring track with the gap, panel and its headings."""
+    flat = Image.new("RGB", (W, H), c.SAND)
+    d = ImageDraw.Draw(flat)
+    d.rectangle((0, 0, W, HEADER_H), fill=c.BAR)
+    d.rectangle((0, H - CAPTION_H, W, H), fill=c.BAR)
+    # The track is drawn without antialiasing: its colour is close to the sand, so the edge does not
+    # look jagged, and hard edges cost far fewer PNG bytes than a soft arc. It runs from half a slot
+    # before chip 0 to half a slot after chip 30; the rest of the circle is the large gap.
+    r_out = RING_R + TRACK_W / 2
     start, end = math.degrees(slot_angle(-0.5)), math.degrees(slot_angle(N_CHIPS - 0.5))
-    d.arc(
-        ((CX - r_out) * s, (CY - r_out) * s, (CX + r_out) * s, (CY + r_out) * s),
-        start,
-        end,
-        fill=TRACK,
-        width=round(TRACK_W * s),
-    )
-    del r_in
-    for pos in (-0.5, N_CHIPS - 0.5):
+    d.arc((CX - r_out, CY - r_out, CX + r_out, CY + r_out), start, end, fill=TRACK, width=TRACK_W)
+    for pos in (-0.5, N_CHIPS - 0.5):  # round track ends
         x, y = ring_xy(pos)
         rr = TRACK_W / 2
-        d.ellipse(((x - rr) * s, (y - rr) * s, (x + rr) * s, (y + rr) * s), fill=TRACK)
+        d.ellipse((x - rr, y - rr, x + rr, y + rr), fill=TRACK)
+    s = 3  # the rest is drawn at 3x and shrunk: antialiased
+    big = flat.resize((W * s, H * s), Image.Resampling.NEAREST)
+    d = ImageDraw.Draw(big)
     for pos in (-1, N_CHIPS):  # where the hunters wait in the gap
         x, y = ring_xy(pos)
-        rr = 7
+        rr = 6
         d.ellipse(((x - rr) * s, (y - rr) * s, (x + rr) * s, (y + rr) * s), outline=TAKEN, width=2 * s)
-    d.rounded_rectangle(tuple(v * s for v in PANEL), 14 * s, fill=c.PAPER, outline=c.SAND_DARK, width=2 * s)
+    d.rounded_rectangle(tuple(v * s for v in PANEL), 12 * s, fill=c.PAPER, outline=c.SAND_DARK, width=2 * s)
     bg = big.reduce(s)
 
     d = ImageDraw.Draw(bg)
-    c.text(d, (16, HEADER_H / 2), "UGAH UGAH!", 24, c.CREAM, bold=True, anchor="lm")
+    c.text(d, (14, HEADER_H / 2), "UGAH UGAH!", 22, c.CREAM, bold=True, anchor="lm")
     gx, gy = ring_xy(-2)
-    c.text(d, (gx, gy), "START", 11, c.MUTED, bold=True, anchor="mm")
-    c.text(d, (PX0 + 4, 66), "SPOILS  (+3 each)", 13, c.MUTED, bold=True)
-    c.text(d, (PX0 + 4, ROWS_Y - 20), "PLAYERS", 13, c.MUTED, bold=True)
+    c.text(d, (gx, gy), "START", 10, c.MUTED, bold=True, anchor="mm")
+    c.text(d, (PX0 + 2, CARD_Y - 17), "SPOILS  (+3 each)", 12, c.MUTED, bold=True)
+    c.text(d, (PX0 + 2, ROWS_Y - 18), "PLAYERS", 12, c.MUTED, bold=True)
     return bg
 
 
@@ -378,9 +378,9 @@ class _Assets:
             for size in (RING_CHIP, MINI_CHIP, BIG_CHIP)
             for key in (1, 2, 3, 4, 5, 6, "back", "taken")
         }
-        self.halo = _halo()
+        self.halos = {size: _halo(size) for size in (RING_CHIP, BIG_CHIP)}
         self.dice = {face: _die(face) for face in FACES}
-        self.tokens = {(h, size): _token(h, size) for h in HUNTER for size in (22, 26)}
+        self.tokens = {(h, size): _token(h, size) for h in HUNTER for size in (20, 24)}
         self.crown = _crown()
         self.marker = _marker()
         self.cards = {key: _card(fill, title, ink) for key, title, _, fill, ink in SPOILS}
@@ -407,8 +407,10 @@ ASSETS = c.Once(_Assets)
 
 
 def _name(names: Sequence[str], seat: Any) -> str:
-    if isinstance(seat, int) and 0 <= seat < len(names) and c.clean_text(names[seat]):
-        return c.clean_text(names[seat])
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        name = c.displayable(names[seat])
+        if name:
+            return name
     return f"Player {seat + 1}" if isinstance(seat, int) else "?"
 
 
@@ -433,10 +435,10 @@ def _dice_groups(view: dict[str, Any]) -> list[tuple[str, list[str], bool]]:
     if view.get("phase") == "pick" and rolled:
         bones = max(0, min(int(view.get("last_bones") or 0), len(aside)))
         earlier, new_bones = aside[: len(aside) - bones], aside[len(aside) - bones :]
-        groups = [("SET ASIDE", earlier, False), ("BONES", new_bones, False), ("THROW", rolled, True)]
+        groups = [("ASIDE", earlier, False), ("BONES", new_bones, False), ("THROW", rolled, True)]
         return [g for g in groups if g[1]]
     if aside or rolled:
-        return [("RESULT" if len(aside) == 5 else "SET ASIDE", aside + rolled, False)]
+        return [("RESULT" if len(aside) == 5 else "ASIDE", aside + rolled, False)]
     return [("DICE", [""] * 5, False)]
 
 
@@ -444,14 +446,14 @@ def _dice_groups(view: dict[str, Any]) -> list[tuple[str, list[str], bool]]:
 
 
 def _draw_ring(img: Image.Image, view: dict[str, Any], a: _Assets) -> None:
-    path = list(view.get("path") or [])
+    path = list(view.get("path") or [])[:N_CHIPS]
     path += [None] * (N_CHIPS - len(path))
     pending = view.get("pending") if view.get("phase") == "keep" else None
     hot = {pending.get("mm"), pending.get("bb")} if isinstance(pending, dict) else set()
     for i in range(N_CHIPS):
         x, y = ring_xy(i)
         if i in hot:
-            c.paste(img, a.halo, (x, y), center=True)
+            c.paste(img, a.halos[RING_CHIP], (x, y), center=True)
         c.paste(img, a.chips[(RING_CHIP, _chip_key(path[i]))], (x, y), center=True)
     mm, bb = view.get("mm", -1), view.get("bb", N_CHIPS)
     mm = mm if isinstance(mm, int) and -1 <= mm < N_CHIPS else -1
@@ -463,7 +465,7 @@ def _draw_ring(img: Image.Image, view: dict[str, Any], a: _Assets) -> None:
 
 
 def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], a: _Assets, top: int) -> None:
-    gap, group_gap, pad = 6, 12, 7
+    gap, group_gap, pad = 5, 8, 6
     groups = []
     for label, faces, live in _dice_groups(view):
         dice_w = len(faces) * DIE + (len(faces) - 1) * gap
@@ -472,171 +474,173 @@ def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], a
     x = CX - total / 2
     for label, faces, live, w in groups:
         fill, outline = (c.HILITE, c.GOLD) if live else (TRAY, c.SAND_DARK)
-        c.rounded_box(d, (x, top, x + w, top + DIE + 30), 10, fill=fill, outline=outline, width=2 if live else 1)
-        c.text(d, (x + w / 2, top + 12), label, 11, c.INK if live else c.MUTED, bold=True, anchor="mm")
+        c.rounded_box(d, (x, top, x + w, top + DIE + 28), 9, fill=fill, outline=outline, width=2 if live else 1)
+        c.text(d, (x + w / 2, top + 11), label, 11, c.INK if live else c.MUTED, bold=True, anchor="mm")
         dx = x + (w - (len(faces) * DIE + (len(faces) - 1) * gap)) / 2
         for face in faces:
-            c.paste(img, a.dice[face], (dx, top + 23))
+            c.paste(img, a.dice[face], (dx, top + 21))
             dx += DIE + gap
         x += w + group_gap
 
 
 def _draw_tally(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], a: _Assets, y: int) -> None:
+    """How many MM and BB dice are set aside: the steps each hunter will walk."""
     aside = view.get("aside") or []
     parts = [(h, aside.count(h)) for h in ("mm", "bb")]
-    widths = [26 + 6 + c.text_width(f"×{k}", 18, True) for _, k in parts]
-    total = sum(widths) + 28
+    widths = [24 + 5 + c.text_width(f"×{k}", 17, True) for _, k in parts]
+    total = sum(widths) + 26
     x = CX - total / 2
     for (h, k), w in zip(parts, widths, strict=True):
-        c.paste(img, a.tokens[(h, 26)], (x, y - 13))
-        c.text(d, (x + 32, y), f"×{k}", 18, c.INK if k else c.MUTED, bold=True, anchor="lm")
-        x += w + 28
+        c.paste(img, a.tokens[(h, 24)], (x, y - 12))
+        c.text(d, (x + 29, y), f"×{k}", 17, c.INK if k else c.MUTED, bold=True, anchor="lm")
+        x += w + 26
 
 
-def _draw_keep(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], a: _Assets, y: int) -> None:
+def _draw_keep(img: Image.Image, view: dict[str, Any], a: _Assets, y: int) -> None:
+    """The two chips under the hunters, big: values shown only if the view reveals them."""
     pending = view.get("pending") or {}
     path = view.get("path") or []
-    for h, dx in (("mm", -48), ("bb", 48)):
-        v = pending.get(f"{h}_v")
-        key: int | str = _value_key(v)
+    for h, dx in (("mm", -44), ("bb", 44)):
+        key: int | str = _value_key(pending.get(f"{h}_v"))
         idx = pending.get(h)
         if key == "back" and isinstance(idx, int) and 0 <= idx < len(path):
             ring = _chip_key(path[idx])
             key = ring if ring != "taken" else "back"
-        c.paste(img, a.halo, (CX + dx, y), center=True)
+        c.paste(img, a.halos[BIG_CHIP], (CX + dx, y), center=True)
         c.paste(img, a.chips[(BIG_CHIP, key)], (CX + dx, y), center=True)
-        c.paste(img, a.tokens[(h, 22)], (CX + dx + (-34 if dx < 0 else 34), y), center=True)
+        c.paste(img, a.tokens[(h, 24)], (CX + dx + (-40 if dx < 0 else 40), y), center=True)
 
 
 def _draw_centre(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str], a: _Assets) -> None:
     phase = view.get("phase")
     over = bool(view.get("over")) or phase == "over"
     if over:
-        c.text(d, (CX, CY - 122), "GAME OVER", 24, c.RED, bold=True, anchor="mm")
+        c.text(d, (CX, CY - 100), "GAME OVER", 22, c.RED, bold=True, anchor="mm")
     else:
-        c.text(d, (CX, CY - 122), _name(names, view.get("current")), 22, c.INK, bold=True, anchor="mm", max_width=250)
-    _draw_dice(img, d, view, a, CY - 92)
+        who = _name(names, view.get("current"))
+        c.text(d, (CX, CY - 100), who, 20, c.INK, bold=True, anchor="mm", max_width=230)
+    _draw_dice(img, d, view, a, CY - 60)
     if over:
         winners = [w for w in view.get("winners") or [] if isinstance(w, int)]
         if winners:
-            label = ", ".join(_name(names, w) for w in winners)
-            s = c.fit_text(label, 20, True, 250)
-            w = c.text_width(s, 20, True) + 30
-            c.paste(img, a.crown, (CX - w / 2, CY + 24))
-            c.text(d, (CX - w / 2 + 30, CY + 36), s, 20, c.INK, bold=True, anchor="lm")
+            label = c.fit_text(", ".join(_name(names, w) for w in winners), 19, True, 230)
+            w = c.text_width(label, 19, True) + 30
+            c.paste(img, a.crown, (CX - w / 2, CY + 40))
+            c.text(d, (CX - w / 2 + 30, CY + 52), label, 19, c.INK, bold=True, anchor="lm")
         return
     if phase == "keep" and isinstance(view.get("pending"), dict):
-        c.text(d, (CX, CY + 22), PROMPTS["keep"], 16, c.INK, bold=True, anchor="mm")
-        _draw_keep(img, d, view, a, CY + 70)
+        c.text(d, (CX, CY + 38), PROMPTS["keep"], 15, c.INK, bold=True, anchor="mm")
+        _draw_keep(img, view, a, CY + 84)
         return
-    _draw_tally(img, d, view, a, CY + 24)
+    _draw_tally(img, d, view, a, CY + 40)
     if phase in PROMPTS:
-        c.text(d, (CX, CY + 62), PROMPTS[phase], 16, c.INK, bold=True, anchor="mm")
+        c.text(d, (CX, CY + 76), PROMPTS[phase], 15, c.INK, bold=True, anchor="mm")
 
 
 def _draw_spoils(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str], a: _Assets) -> None:
     spoils = view.get("spoils") or {}
-    w = (PX1 - PX0 - 20) // 3
     for k, (key, *_rest) in enumerate(SPOILS):
-        x = PX0 + k * (w + 10)
+        x = PX0 + k * (CARD_W + 8)
         c.paste(img, a.cards[key], (x, CARD_Y))
         holder = spoils.get(key)
-        mid_y = CARD_Y + 64
+        mid = (x + CARD_W / 2, CARD_Y + 58)
         if isinstance(holder, int):
-            c.text(d, (x + w / 2, mid_y), _name(names, holder), 13, c.INK, bold=True, anchor="mm", max_width=w - 16)
+            c.text(d, mid, _name(names, holder), 12, c.INK, bold=True, anchor="mm", max_width=CARD_W - 14)
         else:
-            c.text(d, (x + w / 2, mid_y), "middle", 12, c.MUTED, anchor="mm")
+            c.text(d, mid, "middle", 12, c.MUTED, anchor="mm")
 
 
 def _stash_items(view: dict[str, Any], seat: int, a: _Assets) -> list[Image.Image]:
+    """Spoils badges, then (only once the game is over) every stash chip, highest first."""
     spoils = view.get("spoils") or {}
     items = [a.badges[key] for key, *_ in SPOILS if spoils.get(key) == seat]
     stashes = view.get("stashes")
     if view.get("over") and isinstance(stashes, list) and seat < len(stashes):
-        items += [a.chips[(MINI_CHIP, _value_key(v))] for v in sorted(stashes[seat] or [], reverse=True)]
+        chips = [v for v in stashes[seat] or [] if isinstance(v, int)]
+        items += [a.chips[(MINI_CHIP, _value_key(v))] for v in sorted(chips, reverse=True)]
     return items
 
 
 def _draw_players(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str], a: _Assets) -> None:
-    n = view.get("n") or len(names)
-    n = max(1, min(int(n), 6))
+    n = view.get("n") if isinstance(view.get("n"), int) else len(names)
+    n = max(1, min(n, 4))
     over = bool(view.get("over"))
     current = view.get("current")
     sizes = view.get("stash_sizes") or []
     scores = view.get("scores") or []
     winners = set(view.get("winners") or [])
-    inner_w = PX1 - PX0 - 20
+    flow_w = PX1 - PX0 - 18
     layout = []
     for seat in range(n):
         items = _stash_items(view, seat, a)
         if over:
-            pos = c.flow_positions([it.width for it in items], inner_w, 3)
+            pos = c.flow_positions([it.width for it in items], flow_w, MINI_PITCH - MINI_CHIP)
             lines = (pos[-1][1] + 1) if pos else 1
-            h = 36 + lines * 25 + 6
+            h = 34 + lines * MINI_PITCH + 5
         else:
-            pos, h = [], 66
+            pos, h = [], ROW_H
         layout.append((seat, items, pos, h))
-    gap = 8
     avail = PANEL[3] - 8 - ROWS_Y
-    total = sum(row[3] for row in layout) + gap * (n - 1)
-    if total > avail:  # squeeze the gaps first; rows never overlap the panel edge by much
-        gap = max(2, (avail - sum(row[3] for row in layout)) // max(1, n - 1))
+    used = sum(row[3] for row in layout)
+    gap = 8 if used + 8 * (n - 1) <= avail else max(2, (avail - used) // max(1, n - 1))
     y = ROWS_Y
     for seat, items, pos, h in layout:
         is_turn = not over and seat == current
-        is_winner = over and seat in winners
-        hot = is_turn or is_winner
+        hot = is_turn or (over and seat in winners)
         fill, outline = (c.HILITE, c.GOLD) if hot else (ROW, c.SAND_DARK)
-        c.rounded_box(d, (PX0, y, PX1, y + h), 10, fill=fill, outline=outline, width=3 if hot else 1)
+        c.rounded_box(d, (PX0, y, PX1, y + h), 9, fill=fill, outline=outline, width=3 if hot else 1)
         name = _name(names, seat)
-        line1 = y + 19
+        line1 = y + 18
         if over:
             score = scores[seat] if seat < len(scores) else None
             score_s = str(score) if isinstance(score, int) else "–"
-            sw = c.text_width(score_s, 24, True)
-            c.text(d, (PX1 - 40, line1 + 1), score_s, 24, c.INK, bold=True, anchor="rm")
-            c.text(d, (PX1 - 36, line1 + 5), "pts", 12, c.MUTED, anchor="lm")
-            if is_winner:
-                c.paste(img, a.crown, (PX0 + 8, line1 - 13))
-            c.text(d, (PX0 + 38, line1), name, 19, c.INK, bold=True, anchor="lm", max_width=round(PX1 - PX0 - 90 - sw))
+            sw = c.text_width(score_s, 22, True)
+            c.text(d, (PX1 - 36, line1 + 1), score_s, 22, c.INK, bold=True, anchor="rm")
+            c.text(d, (PX1 - 32, line1 + 4), "pts", 12, c.MUTED, anchor="lm")
+            if hot:
+                c.paste(img, a.crown, (PX0 + 6, line1 - 13))
+            c.text(d, (PX0 + 34, line1), name, 18, c.INK, bold=True, anchor="lm", max_width=round(PX1 - PX0 - 80 - sw))
             if not items:
-                c.text(d, (PX0 + 12, y + 48), "no chips", 13, c.MUTED, anchor="lm")
+                c.text(d, (PX0 + 10, y + 34 + MINI_PITCH // 2), "no chips", 12, c.MUTED, anchor="lm")
             for it, (ix, line) in zip(items, pos, strict=True):
-                iy = y + 37 + line * 25 + (25 - it.height) // 2
-                c.paste(img, it, (PX0 + 10 + ix, iy))
+                iy = y + 34 + line * MINI_PITCH + (MINI_PITCH - it.height) // 2
+                c.paste(img, it, (PX0 + 9 + ix, iy))
         else:
             if is_turn:
-                c.paste(img, a.marker, (PX0 + 10, line1 - 8))
-            c.text(d, (PX0 + 32, line1), name, 19, c.INK, bold=True, anchor="lm", max_width=PX1 - PX0 - 44)
+                c.paste(img, a.marker, (PX0 + 9, line1 - 8))
+            c.text(d, (PX0 + 30, line1), name, 18, c.INK, bold=True, anchor="lm", max_width=PX1 - PX0 - 40)
             count = sizes[seat] if seat < len(sizes) and isinstance(sizes[seat], int) else 0
-            c.paste(img, a.chips[(MINI_CHIP, "back")], (PX0 + 32, y + 36))
-            c.text(d, (PX0 + 60, y + 47), f"×{count}", 16, c.INK, bold=True, anchor="lm")
-            x = PX1 - 10
+            c.paste(img, a.chips[(MINI_CHIP, "back")], (PX0 + 30, y + 33))
+            c.text(d, (PX0 + 56, y + 43), f"×{count}", 15, c.INK, bold=True, anchor="lm")
+            x = PX1 - 9
             for it in reversed(items):
                 x -= it.width
-                c.paste(img, it, (x, y + 36))
+                c.paste(img, it, (x, y + 33))
                 x -= 5
         y += h + gap
 
 
 def _header_and_caption(d: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str], caption: str | None) -> None:
-    parts = [VARIANTS.get(view.get("variant") or "basic", str(view.get("variant")))]
+    variant = view.get("variant") or "basic"
+    parts = [VARIANTS.get(variant, c.clean_text(variant))]
     if view.get("single"):
         parts.append("1 symbol per roll")
     if isinstance(view.get("turn"), int):
         parts.append(f"Turn {view['turn']}")
-    c.text(d, (W - 16, HEADER_H / 2), "  ·  ".join(parts), 16, c.CREAM, anchor="rm", max_width=W - 240)
+    c.text(d, (W - 14, HEADER_H / 2), "  ·  ".join(parts), 15, c.CREAM, anchor="rm", max_width=W - 220)
     if caption is None:
         caption = _default_caption(view, names)
     if caption:
-        y = H - CAPTION_H / 2
-        c.text(d, (16, y), caption, 18, c.CREAM, bold=True, anchor="lm", max_width=W - 32)
+        caption = c.displayable(caption)
+        c.text(d, (14, H - CAPTION_H / 2), caption, 17, c.CREAM, bold=True, anchor="lm", max_width=W - 28)
 
 
 def _default_caption(view: dict[str, Any], names: Sequence[str]) -> str:
     if view.get("over"):
         winners = [_name(names, w) for w in view.get("winners") or []]
-        return "Game over: " + " & ".join(winners) + (" win" if len(winners) > 1 else " wins") if winners else "Game over"
+        if not winners:
+            return "Game over"
+        return "Game over: " + " & ".join(winners) + (" win" if len(winners) > 1 else " wins")
     who = _name(names, view.get("current"))
     return {
         "pick": f"{who} is rolling the dice",

@@ -127,7 +127,7 @@ def _estimate(s: UgahState, seat: Seat) -> tuple[list[float | None], list[float]
         pts = [float(sum(x)) for x in s.stashes]
     else:
         peek = set(s.pending.values()) if s.pending and seat == s.current else set()  # R40
-        known = [i for i, v in enumerate(s.path) if v is not None and (s.face_up[i] or i in peek)]
+        known = {i for i, v in enumerate(s.path) if v is not None and (s.face_up[i] or i in peek)}
         unseen = Counter(CHIPS) - Counter(s.stashes[seat]) - Counter(s.path[i] for i in known)
         mean = sum(unseen.elements()) / max(1, sum(unseen.values()))
         path = [float(v) if i in known else mean if v is not None else None for i, v in enumerate(s.path)]

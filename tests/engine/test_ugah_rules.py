@@ -540,3 +540,9 @@ def test_wrong_seat_and_finished_game() -> None:
         RULES.apply(over, 0, "pick.mm")
     with pytest.raises(IllegalAction):
         RULES.apply(make(aside=("bone",), rolled=("mm", "bird", "bird", "bird")), 0, "first.mm")
+
+
+@pytest.mark.parametrize("n,options", [(1, {}), (5, {}), (2, {"variant": "x"}), (2, {"rolling": "many"})])
+def test_bad_setup_raises_engine_error(n: int, options: dict[str, str]) -> None:
+    with pytest.raises(IllegalAction):
+        RULES.setup(n, 0, options)

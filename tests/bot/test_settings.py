@@ -1,0 +1,47 @@
+"""Start-up configuration: clear one-line errors, never a traceback, never the token."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from bot.settings import Settings, SettingsError, load_settings
+
+FAKE = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GAbCdE.fake-token-for-tests-0123456789abcdefgh"
+
+
+def run_bot(tmp_path, **env):
+    full = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "TURN_SECONDS", "DEV_GUILD_ID")}
+    full.update(env)
+    return subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env={**full, "PYTHONPATH": os.getcwd()},
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [({}, "DISCORD_TOKEN is not set"), ({"DISCORD_TOKEN": "changeme"}, "does not look like a bot token"),
+     ({"DISCORD_TOKEN": FAKE, "TURN_SECONDS": "soon"}, "TURN_SECONDS")],
+)  # fmt: skip
+def test_bad_configuration_exits_with_one_clear_line(tmp_path, env, expected):
+    result = run_bot(tmp_path, **env)
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0 and expected in result.stderr
+    assert "Traceback" not in result.stderr and FAKE not in result.stderr + result.stdout
+
+
+def test_settings_read_dotenv_and_hide_the_token(tmp_path, monkeypatch):
+    for key in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "TURN_SECONDS"):
+        monkeypatch.delenv(key, raising=False)
+    env_file = tmp_path / ".env"
+    env_file.write_text(f"DISCORD_TOKEN={FAKE}\nDEV_GUILD_ID=123\nTURN_SECONDS=45\n")
+    settings = load_settings(str(env_file))
+    assert settings == Settings(FAKE, "data/ugah.db", 123, 45)
+    assert FAKE not in repr(settings) and FAKE not in str(settings)
+    monkeypatch.setenv("DEV_GUILD_ID", "abc")
+    with pytest.raises(SettingsError):
+        load_settings(None)

@@ -1,0 +1,162 @@
+"""The async match engine and store without Discord: one writer, versions, commits, recovery."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from engine.errors import ChannelBusy, LobbyError, NotInMatch, NotYourTurn, StaleAction
+from engine.games.ugah import RULES
+from engine.match import Matches
+from engine.store import MIGRATIONS, Store
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@pytest.fixture
+async def engine(tmp_path):
+    store = Store(str(tmp_path / "m.db"))
+    await store.open()
+    clock = Clock()
+    matches = Matches(store, clock, turn_seconds=60)
+    yield matches, clock, tmp_path
+    await matches.close()
+    await store.close()
+
+
+async def start_two(matches: Matches) -> int:
+    u = await matches.open_lobby("ugah", 1, 10, 100, "alice", {"variant": "basic"}, seed=42)
+    mid = u.match.id
+    u = await matches.lobby(mid, u.match.version, 200, "bob", "join")
+    await matches.lobby(mid, u.match.version, 100, "alice", "start")
+    return mid
+
+
+async def move(matches: Matches, mid: int, rng: random.Random):
+    m, state = await matches.get(mid)
+    seat = state.current
+    action = rng.choice(RULES.legal_actions(state, seat))
+    return await matches.act(mid, m.version, m.seats[seat].user_id, action)
+
+
+async def test_one_live_match_per_channel(engine):
+    matches, _, _ = engine
+    await matches.open_lobby("ugah", 1, 10, 100, "alice", {})
+    with pytest.raises(ChannelBusy):
+        await matches.open_lobby("ugah", 1, 10, 200, "bob", {})
+    await matches.open_lobby("ugah", 1, 11, 200, "bob", {})  # another channel (or thread) is fine
+
+
+async def test_refusals_change_nothing(engine):
+    matches, _, _ = engine
+    mid = await start_two(matches)
+    m, state = await matches.get(mid)
+    waiting = m.seats[1 - state.current].user_id
+    before = (m.version, RULES.dump(state))
+    action = RULES.legal_actions(state, state.current)[0]
+    with pytest.raises(NotInMatch):
+        await matches.act(mid, m.version, 999, action)
+    with pytest.raises(NotYourTurn):
+        await matches.act(mid, m.version, waiting, action)
+    with pytest.raises(StaleAction):
+        await matches.act(mid, m.version - 1, m.seats[state.current].user_id, action)
+    with pytest.raises(LobbyError):
+        await matches.lobby(mid, m.version, 300, "carol", "join")
+    m, state = await matches.get(mid)
+    assert (m.version, RULES.dump(state)) == before
+
+
+async def test_committed_state_equals_replay_and_survives_a_new_process(engine):
+    matches, clock, tmp_path = engine
+    mid = await start_two(matches)
+    rng = random.Random(1)
+    for _ in range(15):
+        await move(matches, mid, rng)
+    m, state = await matches.get(mid)
+    assert await matches.replay(mid) == state
+    store2 = Store(str(tmp_path / "m.db"))
+    await store2.open()
+    fresh = Matches(store2, clock)
+    m2, state2 = await fresh.get(mid)
+    assert (m2.version, state2) == (m.version, state)
+    await fresh.close()
+    await store2.close()
+
+
+async def test_failed_commit_leaves_the_database_and_the_next_move_consistent(engine, monkeypatch):
+    matches, _, _ = engine
+    mid = await start_two(matches)
+    m, state = await matches.get(mid)
+    before = (m.version, RULES.dump(state))
+    real = matches.store.commit
+
+    async def broken(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(matches.store, "commit", broken)
+    with pytest.raises(OSError):
+        await move(matches, mid, random.Random(2))
+    monkeypatch.setattr(matches.store, "commit", real)
+    m, state = await matches.get(mid)
+    assert (m.version, RULES.dump(state)) == before
+    await move(matches, mid, random.Random(2))
+    assert await matches.replay(mid) == (await matches.get(mid))[1]
+
+
+async def test_concurrent_acts_on_one_version_apply_once(engine):
+    matches, _, _ = engine
+    mid = await start_two(matches)
+    m, state = await matches.get(mid)
+    user = m.seats[state.current].user_id
+    action = RULES.legal_actions(state, state.current)[0]
+    results = await asyncio.gather(
+        *[matches.act(mid, m.version, user, action) for _ in range(20)], return_exceptions=True
+    )
+    assert sum(not isinstance(r, Exception) for r in results) == 1
+    assert all(isinstance(r, StaleAction) for r in results if isinstance(r, Exception))
+
+
+async def test_overdue_deadline_fires_on_recovery(engine):
+    matches, clock, tmp_path = engine
+    mid = await start_two(matches)
+    m, state = await matches.get(mid)
+    turn = state.turn
+    await matches.close()  # the process "dies"; its timers with it
+    clock.t += 3600
+    store2 = Store(str(tmp_path / "m.db"))
+    await store2.open()
+    fresh = Matches(store2, clock)
+    assert await fresh.recover() == 1
+    for _ in range(200):  # the re-armed timer fires at once; wait for its commit
+        m2, state2 = await fresh.get(mid)
+        if state2.turn > turn:
+            break
+        await asyncio.sleep(0.01)
+    assert state2.turn > turn and m2.seats[state.current].away
+    await fresh.close()
+    await store2.close()
+
+
+async def test_schema_version_and_integrity_check(engine):
+    matches, _, _ = engine
+    assert await matches.store.schema_version() == len(MIGRATIONS)
+
+
+async def test_backup_copies_a_consistent_database(engine):
+    matches, _, tmp_path = engine
+    mid = await start_two(matches)
+    await move(matches, mid, random.Random(3))
+    target = str(tmp_path / "backup.db")
+    await matches.store.backup(target)
+    copy = Store(target)
+    await copy.open()
+    assert (await copy.get(mid)).version == (await matches.get(mid))[0].version
+    await copy.close()
