@@ -127,7 +127,7 @@ async def test_concurrent_acts_on_one_version_apply_once(engine):
 async def test_overdue_deadline_fires_on_recovery(engine):
     matches, clock, tmp_path = engine
     mid = await start_two(matches)
-    m, state = await matches.get(mid)
+    _, state = await matches.get(mid)
     turn = state.turn
     await matches.close()  # the process "dies"; its timers with it
     clock.t += 3600
