@@ -44,7 +44,9 @@ def midgame_states(count: int, seed: int = 0) -> list[UgahState]:
     """Seeded states 5-60 random moves into 2-4 player games of both variants (never finished)."""
     rng, out = random.Random(seed), []
     while len(out) < count:
-        s = RULES.setup(rng.randint(2, 4), rng.getrandbits(32), {"variant": rng.choice(["basic", "uncertain"])})
+        s = RULES.setup(
+            rng.randint(2, 4), rng.getrandbits(32), {"variant": rng.choice(["basic", "uncertain"])}
+        )
         for _ in range(rng.randint(5, 60)):
             t = random_move(s, rng)
             if t.phase == "over":

@@ -33,7 +33,12 @@ def render_time(views: list[dict], rounds: int) -> list[Row]:
     return [
         Row(f"render+encode p50 ({len(views)} states x {rounds})", ms(p50), "≤ 12 ms", p50 <= 0.012),
         Row("render+encode p99", ms(p99), "≤ 30 ms", p99 <= 0.030),
-        Row("render PNG size max / p50", f"{big / KIB:.1f} / {pct(sizes, 0.5) / KIB:.1f} KiB", "≤ 25 KiB", big <= 25 * KIB),
+        Row(
+            "render PNG size max / p50",
+            f"{big / KIB:.1f} / {pct(sizes, 0.5) / KIB:.1f} KiB",
+            "≤ 25 KiB",
+            big <= 25 * KIB,
+        ),
         Row("first render (builds cached assets)", ms(cold)),
     ]
 
@@ -75,5 +80,7 @@ def loop_stall(views: list[dict], rounds: int) -> list[Row]:
     p99 = pct(threaded, 0.99)
     return [
         Row("loop delay p99 while rendering via to_thread", ms(p99), "≤ 5 ms", p99 <= 0.005),
-        Row("  same, rendering on the loop / idle loop", f"{ms(pct(blocking, 0.99))} / {ms(pct(idle, 0.99))}"),
+        Row(
+            "  same, rendering on the loop / idle loop", f"{ms(pct(blocking, 0.99))} / {ms(pct(idle, 0.99))}"
+        ),
     ]

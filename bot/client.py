@@ -7,12 +7,14 @@ import logging
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.components import OURS, ActionButton, ActionSelect
 from bot.games import UIS
 from bot.i18n import translator
 from bot.presenter import Presenter
+from bot.ratelimit import RateLimiter
 from engine.errors import BadActionCode, EngineError, StaleAction
 from engine.match import Matches, Update
 from engine.store import Store
@@ -26,13 +28,31 @@ def _now() -> float:
     return discord.utils.utcnow().timestamp()  # follows SimCord's clock in tests
 
 
+# A human clicks a few times a second at most; a channel hosts one game and a few commands.
+USER_LIMIT = (8, 10.0)
+CHANNEL_LIMIT = (40, 10.0)
+
+
+class GameTree(app_commands.CommandTree["GameBot"]):
+    async def interaction_check(self, interaction: discord.Interaction[GameBot]) -> bool:  # type: ignore[override]
+        return await interaction.client.within_limits(interaction)
+
+
 class GameBot(commands.Bot):
     def __init__(
-        self, database_path: str, *, turn_seconds: int = 120, dev_guild_id: int | None = None
+        self,
+        database_path: str,
+        *,
+        turn_seconds: int = 120,
+        dev_guild_id: int | None = None,
+        rate_limits: bool = True,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # no privileged intents: no message content, no member list
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=intents, help_command=None, tree_cls=GameTree
+        )
+        self.limiter = RateLimiter(_now, USER_LIMIT, CHANNEL_LIMIT) if rate_limits else None
         self.store = Store(database_path)
         self.matches = Matches(
             self.store, _now, turn_seconds=turn_seconds, on_timer_update=self._timer_update
@@ -74,6 +94,12 @@ class GameBot(commands.Bot):
     async def reply_engine_error(self, interaction: discord.Interaction, err: EngineError) -> None:
         await self.reply_error(interaction, err.key, **err.params)
 
+    async def within_limits(self, interaction: discord.Interaction) -> bool:
+        if self.limiter is None or self.limiter.hit(interaction.user.id, interaction.channel_id or 0):
+            return True
+        await self.reply_error(interaction, "error.slow_down")
+        return False
+
     # ---- clicks ----------------------------------------------------------------------------------
 
     async def on_component(
@@ -86,6 +112,8 @@ class GameBot(commands.Bot):
         values: list[str],
     ) -> None:
         user = interaction.user
+        if not await self.within_limits(interaction):
+            return
         try:
             if kind == "h":
                 await self.show_hand(interaction, match_id)
@@ -141,6 +169,10 @@ class GameBot(commands.Bot):
         await self.presenter.refresh(update.match.id)
 
 
-def create_bot(database_path: str, *, turn_seconds: int = 120, dev_guild_id: int | None = None) -> GameBot:
+def create_bot(
+    database_path: str, *, turn_seconds: int = 120, dev_guild_id: int | None = None, rate_limits: bool = True
+) -> GameBot:
     """Build the bot without connecting (tests run it against a simulated Discord)."""
-    return GameBot(database_path, turn_seconds=turn_seconds, dev_guild_id=dev_guild_id)
+    return GameBot(
+        database_path, turn_seconds=turn_seconds, dev_guild_id=dev_guild_id, rate_limits=rate_limits
+    )

@@ -109,32 +109,13 @@ _FLAT = (
     WORM_DARK,
     *CHIP_FILL.values(),
 )
-_BLENDS = (
+_BLENDS = (  # antialiased text edges; other edges snap to the nearer flat colour (fewer PNG bytes)
     (c.INK, c.SAND),
     (c.INK, c.PAPER),
     (c.INK, ROW),
     (c.INK, c.HILITE),
     (c.INK, TRACK),
     (c.CREAM, c.BAR),
-    (c.MUTED, c.SAND),
-    (c.MUTED, c.PAPER),
-    (c.WHITE, MM_COL),
-    (c.WHITE, BB_COL),
-    (c.WHITE, DINO_COL),
-    (c.WHITE, MAMM_COL),
-    (c.INK, BIRD_COL),
-    (c.WHITE, CHIP_FILL[5]),
-    (c.WHITE, CHIP_FILL[6]),
-    (c.INK, CHIP_FILL[2]),
-    (c.INK, CHIP_FILL[3]),
-    (c.INK, CHIP_FILL[4]),
-    (c.INK, CHIP_FILL[1]),
-    (c.GOLD, c.SAND),
-    (c.INK, BACK_LINE),
-    (TAKEN, TRACK),
-    (c.INK, TRAY),
-    (MM_COL, c.SAND),
-    (BB_COL, c.SAND),
 )
 
 

@@ -21,6 +21,8 @@ def bot_factory(db_path):
     made = []
 
     def make(**kwargs):
+        # games in tests click far faster than people in virtual time; the limiter has its own tests
+        kwargs.setdefault("rate_limits", False)
         bot = create_bot(db_path, **kwargs)
         made.append(bot)
         return bot
@@ -30,8 +32,8 @@ def bot_factory(db_path):
 
 
 @pytest_asyncio.fixture
-async def simcord_bot(bot_factory):
-    bot = bot_factory()
+async def simcord_bot(bot_factory, request):
+    bot = bot_factory(**getattr(request, "param", {}))
     yield bot
     # SimCord does not call bot.close(); aiosqlite's worker thread would keep pytest alive.
     for b in bot_factory.made:

@@ -14,6 +14,7 @@ MESSAGES: dict[str, str] = {
     "error.busy": "Another move is being applied; try again in a moment.",
     "error.not_shown": "Your move is saved, but Discord would not let me update the board. Use `/game board` to show it again.",
     "error.hand_lobby": "The game hasn't started yet, so there is nothing in your hand.",
+    "error.slow_down": "Easy, hunter! You're going a bit fast: wait a few seconds and try again.",
     "error.guild_only": "Games are played in server channels, not in direct messages.",
     "lobby.closed": "This lobby is closed.",
     "lobby.already_seated": "You already have a seat in this game.",

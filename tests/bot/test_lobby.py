@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import discord
+import pytest
 
 from tests.bot.helpers import board, button_id, custom_ids, open_and_start, setup_table
 
@@ -114,3 +115,18 @@ async def test_rules_and_no_game_replies(simcord_env):
     assert r.ephemeral and "no game running" in r.response.content
     r = await alice.slash(channel, "ugah rules")
     assert r.ephemeral
+
+
+@pytest.mark.parametrize("simcord_bot", [{"rate_limits": True}], indirect=True)
+async def test_flooding_member_gets_a_polite_reply(simcord_env):
+    env = simcord_env
+    _, channel, (alice, bob, *_r) = setup_table(env)
+    await alice.slash(channel, "ugah start")
+    replies = [await alice.slash(channel, "game rules", game="ugah") for _ in range(12)]
+    assert all(r.ephemeral for r in replies)
+    assert "going a bit fast" in replies[-1].response.content
+    r = await bob.click(board(channel), custom_id=button_id(board(channel), "join", "l"))
+    assert not r.ephemeral, "other members are not affected"
+    await env.advance_time(11)
+    r = await alice.slash(channel, "game rules", game="ugah")
+    assert "Bone Breaker" in r.response.content

@@ -1,0 +1,34 @@
+"""Sliding-window rate limits per user and per channel, so one member cannot flood a channel or
+the bot. Time comes from the injected clock (SimCord's in tests)."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+
+
+class RateLimiter:
+    def __init__(
+        self, now: Callable[[], float], per_user: tuple[int, float], per_channel: tuple[int, float]
+    ) -> None:
+        self.now = now
+        self.limits = {"user": per_user, "channel": per_channel}
+        self._hits: dict[tuple[str, int], deque[float]] = {}
+
+    def _allow(self, scope: str, key: int, t: float) -> bool:
+        count, window = self.limits[scope]
+        hits = self._hits.setdefault((scope, key), deque())
+        while hits and hits[0] <= t - window:
+            hits.popleft()
+        return len(hits) < count
+
+    def hit(self, user_id: int, channel_id: int) -> bool:
+        """Record one command or click; False (and nothing recorded) when over a limit."""
+        t = self.now()
+        if not (self._allow("user", user_id, t) and self._allow("channel", channel_id, t)):
+            return False
+        self._hits[("user", user_id)].append(t)
+        self._hits[("channel", channel_id)].append(t)
+        if len(self._hits) > 10_000:  # forget idle keys now and then
+            self._hits = {k: v for k, v in self._hits.items() if v and v[-1] > t - 60}
+        return True
