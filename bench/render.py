@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from bench import Row, midgame_states, ms, names_for, pct
 from engine.games.ugah import RULES
@@ -43,8 +43,8 @@ def render_time(views: list[dict], rounds: int) -> list[Row]:
     ]
 
 
-async def _ticker_delays(load: Callable[[], object] | None) -> list[float]:
-    """Added delay of a periodic sleep(TICK) (actual - expected) while ``load`` runs (or idle for ~0.3 s)."""
+async def _ticker_delays(load: Callable[[], Awaitable[None]] | None) -> list[float]:
+    """Added delay of a periodic sleep(TICK) (actual - expected) while ``load`` runs (or idle for 1 s)."""
     delays: list[float] = []
     done = asyncio.Event()
 
@@ -56,7 +56,7 @@ async def _ticker_delays(load: Callable[[], object] | None) -> list[float]:
 
     ticker = asyncio.create_task(tick())
     if load is None:
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(1.0)
     else:
         await load()
     done.set()

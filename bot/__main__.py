@@ -9,6 +9,7 @@ import discord
 
 from bot.client import create_bot
 from bot.settings import SettingsError, load_settings
+from engine.store import StoreError
 
 
 def main() -> int:
@@ -23,6 +24,9 @@ def main() -> int:
     )
     try:
         bot.run(settings.token, log_handler=None)
+    except StoreError as err:
+        print(f"error: database unusable: {err}", file=sys.stderr)
+        return 2
     except discord.LoginFailure:
         print(
             "error: Discord refused the token (DISCORD_TOKEN): reset it in the Developer Portal.",

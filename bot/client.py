@@ -37,6 +37,19 @@ class GameTree(app_commands.CommandTree["GameBot"]):
     async def interaction_check(self, interaction: discord.Interaction[GameBot]) -> bool:  # type: ignore[override]
         return await interaction.client.within_limits(interaction)
 
+    async def on_error(
+        self, interaction: discord.Interaction[GameBot], error: app_commands.AppCommandError
+    ) -> None:  # type: ignore[override]
+        cause = getattr(error, "original", error)
+        if isinstance(cause, discord.HTTPException):  # Discord failed us; the state is committed and intact
+            log.warning(
+                "command %s: Discord call failed: %s", interaction.command and interaction.command.name, cause
+            )
+            await interaction.client.reply_error(interaction, "error.discord")
+            return
+        log.error("command failed", exc_info=cause)
+        await interaction.client.reply_error(interaction, "error.generic")
+
 
 class GameBot(commands.Bot):
     def __init__(
@@ -111,6 +124,21 @@ class GameBot(commands.Bot):
         arg: str,
         values: list[str],
     ) -> None:
+        try:
+            await self._component(interaction, kind, match_id, version, arg, values)
+        except discord.HTTPException as err:  # Discord failed us; whatever was committed is intact
+            log.warning("click %s:%s:%s failed at Discord: %s", kind, match_id, arg, err)
+            await self.reply_error(interaction, "error.discord")
+
+    async def _component(
+        self,
+        interaction: discord.Interaction,
+        kind: str,
+        match_id: int,
+        version: int,
+        arg: str,
+        values: list[str],
+    ) -> None:
         user = interaction.user
         if not await self.within_limits(interaction):
             return
@@ -164,6 +192,27 @@ class GameBot(commands.Bot):
         custom_id = str((interaction.data or {}).get("custom_id", ""))
         if not OURS.fullmatch(custom_id):
             await self.reply_engine_error(interaction, BadActionCode())
+
+    # ---- channels that disappear ----------------------------------------------------------------
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.matches.close_channel(channel.id)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self.matches.close_channel(payload.thread_id)
+
+    async def on_ready(self) -> None:
+        """Close live matches whose channel was deleted while the bot was away."""
+        for m in await self.store.live_matches():
+            if self.get_channel(m.channel_id) is not None:
+                continue
+            try:
+                await self.fetch_channel(m.channel_id)
+            except discord.NotFound:
+                await self.matches.close_gone(m.id)
+                log.info("match %s closed: its channel is gone", m.id)
+            except discord.HTTPException:
+                pass  # no access right now is not proof that it is gone
 
     async def _timer_update(self, update: Update) -> None:
         await self.presenter.refresh(update.match.id)

@@ -25,6 +25,15 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_LINES = 8
+UNKNOWN_CHANNEL = 10003
+LIVE = ("lobby", "active")
+# what became of an attempt to show a board, and what to tell the person who caused it
+SHOWN, FAILED, FORBIDDEN, GONE = "shown", "failed", "forbidden", "gone"
+NOT_SHOWN_KEYS = {
+    FAILED: "error.not_shown",
+    FORBIDDEN: "error.missing_permissions",
+    GONE: "error.channel_gone",
+}
 
 
 @dataclass
@@ -157,42 +166,53 @@ class Presenter:
                     log.warning(
                         "match %s: answering the click failed (%s); editing the message", match_id, err
                     )
-            if await self._put(m, board):
-                if not interaction.response.is_done():
-                    await self._quiet(interaction.response.defer())
-                return
-        await self.bot.reply_error(interaction, "error.not_shown")
+            shown = await self._put(m, board)
+            if shown == SHOWN and not interaction.response.is_done():
+                await self._quiet(interaction.response.defer())
+        if shown != SHOWN:
+            await self.bot.reply_error(interaction, NOT_SHOWN_KEYS[shown])
 
-    async def refresh(self, match_id: int, *, repost: bool = False) -> bool:
-        """Bring the channel message in line with the database (timers, restarts, /game board)."""
+    async def refresh(self, match_id: int, *, repost: bool = False) -> str:
+        """Bring the channel message in line with the database (timers, restarts, /game board).
+        With ``repost`` the board is posted anew at the bottom of the channel, then the old one removed."""
         async with self.lock(match_id):
             m, board = await self.board_for(match_id)
             if not repost and self._shown.get(match_id, -1) >= m.version:
-                return True
-            if repost and m.message_id is not None:
+                return SHOWN
+            old = m.message_id
+            shown = await self._put(m, board, new=repost)
+            if repost and shown == SHOWN and old is not None:
                 await self._quiet(
-                    self.bot.get_partial_messageable(m.channel_id).get_partial_message(m.message_id).delete()
+                    self.bot.get_partial_messageable(m.channel_id).get_partial_message(old).delete()
                 )
-                m.message_id = None
-            return await self._put(m, board)
+            return shown
 
-    async def _put(self, m: MatchRow, board: Board) -> bool:
+    async def _put(self, m: MatchRow, board: Board, *, new: bool = False) -> str:
         channel = self.bot.get_partial_messageable(m.channel_id)
         try:
-            if m.message_id is not None:
+            if m.message_id is not None and not new:
                 try:
                     await channel.get_partial_message(m.message_id).edit(**board.kwargs())
                     self._shown[m.id] = m.version
-                    return True
-                except discord.NotFound:
+                    return SHOWN
+                except discord.NotFound as err:
+                    if err.code == UNKNOWN_CHANNEL:
+                        raise
                     log.info("match %s: board message is gone; posting a new one", m.id)
             msg = await channel.send(**board.kwargs(new=True))
+        except discord.Forbidden as err:
+            log.warning("match %s: missing permissions to show the board (%s)", m.id, err)
+            return FORBIDDEN
+        except discord.NotFound as err:
+            if err.code == UNKNOWN_CHANNEL and m.status in LIVE:
+                await self.bot.matches.close_gone(m.id)
+            return GONE
         except discord.HTTPException as err:
             log.warning("match %s: could not show the board (%s)", m.id, err)
-            return False
+            return FAILED
         await self.bot.matches.attach_message(m.id, msg.id)
         self._shown[m.id] = m.version
-        return True
+        return SHOWN
 
     @staticmethod
     async def _quiet(coro: Any) -> None:

@@ -312,6 +312,24 @@ class Matches:
             await self._commit(m, state, [])
             return Update(m, state, [Event("ended", {"by": user_id})])
 
+    async def close_gone(self, match_id: int) -> None:
+        """The match's channel was deleted: close it so it never blocks or fires again."""
+        async with self.lock(match_id):
+            m, state = await self.get(match_id)
+            if m.status not in ("lobby", "active"):
+                return
+            m.status = "cancelled"
+            m.meta = {**m.meta, "events": [Event("channel_gone").dump()]}
+            self._next_version(m)
+            await self._commit(m, state, [])
+
+    async def close_channel(self, channel_id: int) -> int | None:
+        m = await self.store.live_in_channel(channel_id)
+        if m is None:
+            return None
+        await self.close_gone(m.id)
+        return m.id
+
     # ---- timers --------------------------------------------------------------------------------
 
     async def expire(self, match_id: int) -> Update | None:

@@ -49,9 +49,17 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (match_id, version)
     );
     """,
+    # 2: start-up and channel look-ups only ever want live matches; don't scan finished ones.
+    """
+    CREATE INDEX matches_by_status ON matches(status, channel_id);
+    """,
 ]
 
 LIVE = ("lobby", "active")
+
+
+class StoreError(Exception):
+    """The database cannot be used (corrupt, not a database, failed integrity check)."""
 
 
 @dataclass
@@ -151,13 +159,18 @@ class Store:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._db = await aiosqlite.connect(self.path, isolation_level=None)
-        await self._scalar("PRAGMA journal_mode=WAL")
-        await self._scalar("PRAGMA synchronous=NORMAL")
-        await self._scalar("PRAGMA foreign_keys=ON")
-        await self._migrate()
-        check = await self._scalar("PRAGMA quick_check")
-        if check != "ok":
-            raise RuntimeError(f"database integrity check failed: {check}")
+        try:
+            await self._scalar("PRAGMA journal_mode=WAL")
+            await self._scalar("PRAGMA synchronous=NORMAL")
+            await self._scalar("PRAGMA foreign_keys=ON")
+            check = await self._scalar("PRAGMA quick_check")
+            if check != "ok":
+                raise StoreError(f"{self.path}: integrity check failed ({check}); restore a backup")
+            await self._migrate()
+        except sqlite3.DatabaseError as err:
+            raise StoreError(
+                f"{self.path}: {err}; restore a backup or point DATABASE_PATH elsewhere"
+            ) from err
 
     async def close(self) -> None:
         if self._db is not None:

@@ -168,7 +168,9 @@ def rounded_box(
     draw.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
 
 
-def sprite(w: int, h: int, painter: Callable[[ImageDraw.ImageDraw, int], None], scale: int = 2) -> Image.Image:
+def sprite(
+    w: int, h: int, painter: Callable[[ImageDraw.ImageDraw, int], None], scale: int = 2
+) -> Image.Image:
     """An antialiased RGBA sprite: ``painter(draw, scale)`` draws at ``scale``x, then it is shrunk.
 
     A box filter (plain averaging) gives soft edges without Lanczos ringing, which would add stray

@@ -24,7 +24,9 @@ def shuffled_values(seed: int) -> list[int]:
     return values
 
 
-def _path(values: list[int], taken: set[int] = frozenset(), up: set[int] | None = None) -> list[dict[str, Any]]:
+def _path(
+    values: list[int], taken: set[int] = frozenset(), up: set[int] | None = None
+) -> list[dict[str, Any]]:
     """A public path: taken places and face-down chips carry no value (as in the engine's view)."""
     out = []
     for i, v in enumerate(values):
@@ -105,7 +107,7 @@ def uncertain_view() -> tuple[dict[str, Any], list[str], str]:
         current=1,
         phase="keep",
         turn=9,
-        path=_path(values, taken=taken, up={4, 11, 17, 22}),
+        path=_path(values, taken=taken, up={4, 17, 22, 27}),  # MM stands on a face-down chip
         mm=11,
         bb=22,
         aside=["mm", "bb", "bone", "mammoth", "mammoth"],

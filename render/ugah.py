@@ -1,8 +1,10 @@
 """Ugah Ugah! board image: the ring of 31 chips with its large gap, both hunters, the five dice, the
 three spoils cards and the players, drawn from a *player view* dict.
 
-Face-down chips are drawn from ``up`` alone: a chip that is not face up shows its back even if the
-view carried a value, so a hidden value can never leak into the picture.
+Face-down chips are drawn from ``up`` alone: a path chip that is not face up shows its back even if
+the view carried a value, so a hidden value can never leak into the picture. The only values drawn
+for face-down chips are ``pending.mm_v`` / ``pending.bb_v``, which the engine fills in only for the
+player allowed to see them (the active player choosing which chip to keep).
 """
 
 from __future__ import annotations
@@ -17,30 +19,33 @@ from PIL import Image, ImageDraw
 from render import common as c
 from render.common import RGB
 
-W, H = 840, 570
-HEADER_H = 42
-CAPTION_H = 42
-CX, CY = 252, 285  # ring centre: middle of the area between header and caption banner
-RING_R = 182
-CHIP_R = 15
+W, H = 800, 544
+HEADER_H = 40
+CAPTION_H = 40
+CX, CY = 240, 272  # ring centre: middle of the area between header and caption banner
+RING_R = 174
+CHIP_R = 14.5
 N_CHIPS = 31
 GAP_SLOTS = 3  # the large gap is as wide as three chips; MM starts on slot -1, BB on slot 31
 SLOT = 2 * math.pi / (N_CHIPS + GAP_SLOTS)
-TRACK_W = 42
+RIM = 20  # the camp disc reaches this far beyond the chip centres
+GAP_BITE = 44  # radius of the bite the large gap takes out of the disc
 
-PANEL = (512, HEADER_H + 8, 832, H - CAPTION_H - 8)
-PX0, PX1 = PANEL[0] + 8, PANEL[2] - 8  # inner panel width 304
-CARD_Y, CARD_H = 76, 72
+PANEL = (480, HEADER_H + 8, 792, H - CAPTION_H - 8)
+PX0, PX1 = PANEL[0] + 8, PANEL[2] - 8  # inner panel width 296
+CARD_Y, CARD_H = 72, 72
 CARD_W = (PX1 - PX0 - 16) // 3
-ROWS_Y = 172
+ROWS_Y = 166
 ROW_H = 60
 MINI_PITCH = 23
 
-RING_CHIP, MINI_CHIP, BIG_CHIP = 30, 20, 42
-DIE = 42
+RING_CHIP, MINI_CHIP, BIG_CHIP = 29, 20, 42
+DIE, DIE_SMALL = 42, 38
+DICE_GAP, GROUP_GAP, TRAY_PAD = 5, 7, 5
+MAX_TRAYS_W = 284  # wider trays would touch the ring chips at the sides
 
 # --- colours -----------------------------------------------------------------------------------------
-TRACK: RGB = (216, 196, 156)
+TRACK: RGB = (216, 196, 156)  # the camp disc the ring lies on
 TAKEN: RGB = (168, 142, 104)
 TRAY: RGB = (224, 207, 170)
 ROW: RGB = (242, 233, 211)
@@ -69,19 +74,19 @@ HUNTER = {
     "mm": (MM_COL, 14, 11),  # colour, head radius (MM is the small figure), letter size
     "bb": (BB_COL, 18, 14),
 }
-FACES: dict[str, tuple[RGB, str, RGB]] = {  # die face -> fill, label, label colour
-    "dinosaur": (DINO_COL, "DINO", c.WHITE),
-    "mammoth": (MAMM_COL, "MAMM", c.WHITE),
-    "bird": (BIRD_COL, "BIRD", c.INK),
+FACES: dict[str, tuple[RGB, str, RGB]] = {  # die face -> fill, label, ink (animals: silhouette icons)
+    "dinosaur": (DINO_COL, "", c.WHITE),
+    "mammoth": (MAMM_COL, "", c.WHITE),
+    "bird": (BIRD_COL, "", c.INK),
     "mm": (MM_COL, "MM", c.WHITE),
     "bb": (BB_COL, "BB", c.WHITE),
     "bone": (BONE_FACE, "", c.INK),
     "": (c.PAPER, "", c.INK),  # an empty slot before the first throw
 }
-SPOILS: tuple[tuple[str, str, str, RGB, RGB], ...] = (  # key, card title, badge, fill, text colour
-    ("dinosaur", "DINOSAUR", "DINO", DINO_COL, c.WHITE),
-    ("mammoth", "MAMMOTH", "MAMM", MAMM_COL, c.WHITE),
-    ("bird", "BIRD", "BIRD", BIRD_COL, c.INK),
+SPOILS: tuple[tuple[str, str, RGB, RGB], ...] = (  # key, card title, fill, text colour
+    ("dinosaur", "DINOSAUR", DINO_COL, c.WHITE),
+    ("mammoth", "MAMMOTH", MAMM_COL, c.WHITE),
+    ("bird", "BIRD", BIRD_COL, c.INK),
 )
 VARIANTS = {"basic": "Basic game", "uncertain": "Uncertain hunting"}
 PROMPTS = {
@@ -149,7 +154,9 @@ def _caterpillar(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> N
     draw.line((hx + 0.12 * r, hy - hr, hx + 0.22 * r, hy - hr - 0.3 * r), fill=WORM_DARK, width=line * 2)
     draw.ellipse((hx - hr, hy - hr, hx + hr, hy + hr), fill=WORM, outline=WORM_DARK, width=line)
     er = 0.09 * r
-    draw.ellipse((hx + 0.02 * r - er, hy - 0.06 * r - er, hx + 0.02 * r + er, hy - 0.06 * r + er), fill=c.WHITE)
+    draw.ellipse(
+        (hx + 0.02 * r - er, hy - 0.06 * r - er, hx + 0.02 * r + er, hy - 0.06 * r + er), fill=c.WHITE
+    )
     pr = 0.045 * r
     draw.ellipse((hx + 0.05 * r - pr, hy - 0.06 * r - pr, hx + 0.05 * r + pr, hy - 0.06 * r + pr), fill=c.INK)
 
@@ -169,7 +176,9 @@ def _chip(size: int, key: int | str) -> Image.Image:
             draw.ellipse(box, fill=BACK, outline=c.INK, width=edge)
             for f in (0.62, 0.3):
                 k = r * (1 - f)
-                draw.ellipse((k, k, size * s - k, size * s - k), outline=BACK_LINE, width=max(1, round(s * 1.5)))
+                draw.ellipse(
+                    (k, k, size * s - k, size * s - k), outline=BACK_LINE, width=max(1, round(s * 1.5))
+                )
             return
         v = int(key)
         draw.ellipse(box, fill=CHIP_FILL[v], outline=c.INK, width=edge)
@@ -213,6 +222,46 @@ def _bone(draw: ImageDraw.ImageDraw, cx: float, cy: float, length: float, thick:
                 draw.ellipse((kx - kr, ky - kr, kx + kr, ky + kr), fill=col)
 
 
+def _animal(draw: ImageDraw.ImageDraw, kind: str, ox: float, oy: float, u: float, col: RGB, bg: RGB) -> None:
+    """A simple silhouette facing right inside the square (ox, oy, ox + u, oy + u)."""
+
+    def pt(x: float, y: float) -> tuple[float, float]:
+        return ox + x * u, oy + y * u
+
+    def oval(x: float, y: float, rx: float, ry: float, fill: RGB = col) -> None:
+        draw.ellipse((*pt(x - rx, y - ry), *pt(x + rx, y + ry)), fill=fill)
+
+    def bar(x0: float, y0: float, x1: float, y1: float, w: float, fill: RGB = col) -> None:
+        draw.line((*pt(x0, y0), *pt(x1, y1)), fill=fill, width=max(1, round(w * u)))
+
+    if kind == "dinosaur":  # long-necked sauropod
+        draw.polygon([pt(0.3, 0.52), pt(0.02, 0.74), pt(0.3, 0.66)], fill=col)
+        for x in (0.32, 0.42, 0.55, 0.65):
+            bar(x, 0.6, x, 0.86, 0.085)
+        oval(0.48, 0.58, 0.22, 0.15)
+        bar(0.6, 0.56, 0.76, 0.2, 0.11)
+        oval(0.81, 0.18, 0.09, 0.065)
+        oval(0.84, 0.16, 0.018, 0.018, bg)
+    elif kind == "mammoth":  # hairy back, trunk and tusk
+        for x in (0.24, 0.36, 0.52, 0.62):
+            bar(x, 0.6, x, 0.86, 0.1)
+        oval(0.42, 0.52, 0.3, 0.22)
+        oval(0.4, 0.4, 0.22, 0.16)  # the hump
+        oval(0.7, 0.42, 0.17, 0.17)
+        bar(0.8, 0.48, 0.86, 0.84, 0.09)
+        draw.arc((*pt(0.58, 0.4), *pt(0.98, 0.74)), 25, 135, fill=c.CREAM, width=max(1, round(0.07 * u)))
+        oval(0.74, 0.36, 0.025, 0.025, bg)
+    elif kind == "bird":
+        draw.polygon([pt(0.32, 0.5), pt(0.04, 0.36), pt(0.1, 0.62)], fill=col)
+        oval(0.45, 0.55, 0.24, 0.17)
+        oval(0.69, 0.36, 0.13, 0.13)
+        draw.polygon([pt(0.79, 0.3), pt(0.98, 0.38), pt(0.79, 0.44)], fill=col)
+        draw.arc((*pt(0.26, 0.3), *pt(0.6, 0.62)), 40, 160, fill=bg, width=max(1, round(0.05 * u)))
+        oval(0.71, 0.33, 0.03, 0.03, bg)
+        bar(0.4, 0.7, 0.38, 0.88, 0.05)
+        bar(0.52, 0.7, 0.54, 0.88, 0.05)
+
+
 def _die(face: str, size: int = DIE) -> Image.Image:
     fill, label, ink = FACES[face]
 
@@ -220,14 +269,20 @@ def _die(face: str, size: int = DIE) -> Image.Image:
         m = s * 1.5
         edge = round(s * 2) if face else round(s * 1.5)
         outline = c.INK if face else c.SAND_DARK
-        draw.rounded_rectangle((m, m, size * s - m, size * s - m), radius=9 * s, fill=fill, outline=outline, width=edge)
+        draw.rounded_rectangle(
+            (m, m, size * s - m, size * s - m), radius=9 * s, fill=fill, outline=outline, width=edge
+        )
         mid = size * s / 2
         if face == "bone":
             _bone(draw, mid, mid, size * s * 0.42, size * s * 0.15, -math.pi / 5)
+        elif face in ("dinosaur", "mammoth", "bird"):
+            pad = size * s * 0.16
+            _animal(draw, face, pad, pad, size * s - 2 * pad, ink, fill)
         elif label:
-            big = len(label) == 2
-            f = c.font(round((size * 0.4 if big else size * 0.27) * s), True)
-            draw.text((mid, mid + s), label, font=f, fill=ink, anchor="mm")
+            px = round(size * 0.4 * s)  # largest size that leaves a margin inside the die
+            while px > 6 * s and c.font(px, True).getlength(label) > (size - 13) * s:
+                px -= 1
+            draw.text((mid, mid + s), label, font=c.font(px, True), fill=ink, anchor="mm")
 
     return c.sprite(size, size, paint)
 
@@ -267,7 +322,9 @@ def _pin(hunter: str, pos: int, shift: float) -> tuple[Image.Image, tuple[int, i
         rr = head_r * s
         draw.ellipse((lhx - rr, lhy - rr, lhx + rr, lhy + rr), fill=col, outline=c.INK, width=round(2 * s))
         inner = rr - 3.2 * s
-        draw.ellipse((lhx - inner, lhy - inner, lhx + inner, lhy + inner), outline=c.WHITE, width=round(1.2 * s))
+        draw.ellipse(
+            (lhx - inner, lhy - inner, lhx + inner, lhy + inner), outline=c.WHITE, width=round(1.2 * s)
+        )
         f = c.font(letter * s, True)
         draw.text((lhx, lhy + s * 0.5), hunter.upper(), font=f, fill=c.WHITE, anchor="mm")
 
@@ -294,22 +351,32 @@ def _marker(size: int = 16) -> Image.Image:
     return c.sprite(size, size, paint)
 
 
-def _card(fill: RGB, title: str, ink: RGB) -> Image.Image:
+def _card(kind: str, fill: RGB, title: str, ink: RGB) -> Image.Image:
+    """A spoils card without its holder: title, animal and "+3"; the holder goes on the white strip."""
     w, h = CARD_W, CARD_H
 
     def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
         draw.rounded_rectangle((s, s, (w - 1) * s, (h - 1) * s), 9 * s, fill=fill, outline=c.INK, width=2 * s)
         draw.rounded_rectangle((5 * s, 46 * s, (w - 5) * s, (h - 5) * s), 5 * s, fill=c.PAPER)
-        draw.text((w * s / 2, 13 * s), title, font=c.font(11 * s, True), fill=ink, anchor="mm")
-        draw.text((w * s / 2, 30 * s), "+3", font=c.font(18 * s, True), fill=ink, anchor="mm")
+        px = 11 * s
+        while px > 7 * s and c.font(px, True).getlength(title) > (w - 14) * s:
+            px -= 1
+        draw.text((w * s / 2, 12 * s), title, font=c.font(px, True), fill=ink, anchor="mm")
+        _animal(draw, kind, (w / 2 - 30) * s, 20 * s, 26 * s, ink, fill)
+        draw.text((w * s / 2 + 4 * s, 33 * s), "+3", font=c.font(17 * s, True), fill=ink, anchor="lm")
 
     return c.sprite(w, h, paint)
 
 
-def _badge(fill: RGB, label: str, ink: RGB, w: int = 44, h: int = 20) -> Image.Image:
+def _badge(kind: str, fill: RGB, ink: RGB, w: int = 44, h: int = 20) -> Image.Image:
+    """A held spoils card in a player's row: animal and "+3"."""
+
     def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
-        draw.rounded_rectangle((s, s, (w - 1) * s, (h - 1) * s), 5 * s, fill=fill, outline=c.INK, width=round(1.2 * s))
-        draw.text((w * s / 2, h * s / 2 + s * 0.5), label, font=c.font(10 * s, True), fill=ink, anchor="mm")
+        draw.rounded_rectangle(
+            (s, s, (w - 1) * s, (h - 1) * s), 5 * s, fill=fill, outline=c.INK, width=round(1.2 * s)
+        )
+        _animal(draw, kind, 3 * s, 1 * s, 18 * s, ink, fill)
+        draw.text((23 * s, h * s / 2 + s * 0.5), "+3", font=c.font(11 * s, True), fill=ink, anchor="lm")
 
     return c.sprite(w, h, paint)
 
@@ -320,16 +387,14 @@ def _background() -> Image.Image:
     d = ImageDraw.Draw(flat)
     d.rectangle((0, 0, W, HEADER_H), fill=c.BAR)
     d.rectangle((0, H - CAPTION_H, W, H), fill=c.BAR)
-    # The track is drawn without antialiasing: its colour is close to the sand, so the edge does not
-    # look jagged, and hard edges cost far fewer PNG bytes than a soft arc. It runs from half a slot
-    # before chip 0 to half a slot after chip 30; the rest of the circle is the large gap.
-    r_out = RING_R + TRACK_W / 2
-    start, end = math.degrees(slot_angle(-0.5)), math.degrees(slot_angle(N_CHIPS - 0.5))
-    d.arc((CX - r_out, CY - r_out, CX + r_out, CY + r_out), start, end, fill=TRACK, width=TRACK_W)
-    for pos in (-0.5, N_CHIPS - 0.5):  # round track ends
-        x, y = ring_xy(pos)
-        rr = TRACK_W / 2
-        d.ellipse((x - rr, y - rr, x + rr, y + rr), fill=TRACK)
+    # The camp: one disc holding the ring and the dice, with a bite out of its rim for the large gap.
+    # Drawn without antialiasing: its colour is close to the sand, so the edge does not look jagged,
+    # and hard edges cost far fewer PNG bytes than soft ones.
+    r_out = RING_R + RIM
+    d.ellipse((CX - r_out, CY - r_out, CX + r_out, CY + r_out), fill=TRACK)
+    gx, gy = ring_xy(-2, RING_R + 8)
+    rr = GAP_BITE
+    d.ellipse((gx - rr, gy - rr, gx + rr, gy + rr), fill=c.SAND)
     s = 3  # the rest is drawn at 3x and shrunk: antialiased
     big = flat.resize((W * s, H * s), Image.Resampling.NEAREST)
     d = ImageDraw.Draw(big)
@@ -344,7 +409,7 @@ def _background() -> Image.Image:
     c.text(d, (14, HEADER_H / 2), "UGAH UGAH!", 22, c.CREAM, bold=True, anchor="lm")
     gx, gy = ring_xy(-2)
     c.text(d, (gx, gy), "START", 10, c.MUTED, bold=True, anchor="mm")
-    c.text(d, (PX0 + 2, CARD_Y - 17), "SPOILS  (+3 each)", 12, c.MUTED, bold=True)
+    c.text(d, (PX0 + 2, CARD_Y - 17), "SPOILS", 12, c.MUTED, bold=True)
     c.text(d, (PX0 + 2, ROWS_Y - 18), "PLAYERS", 12, c.MUTED, bold=True)
     return bg
 
@@ -360,12 +425,12 @@ class _Assets:
             for key in (1, 2, 3, 4, 5, 6, "back", "taken")
         }
         self.halos = {size: _halo(size) for size in (RING_CHIP, BIG_CHIP)}
-        self.dice = {face: _die(face) for face in FACES}
-        self.tokens = {(h, size): _token(h, size) for h in HUNTER for size in (20, 24)}
+        self.dice = {(face, size): _die(face, size) for face in FACES for size in (DIE, DIE_SMALL)}
+        self.tokens = {h: _token(h, 24) for h in HUNTER}
         self.crown = _crown()
         self.marker = _marker()
-        self.cards = {key: _card(fill, title, ink) for key, title, _, fill, ink in SPOILS}
-        self.badges = {key: _badge(fill, badge, ink) for key, _, badge, fill, ink in SPOILS}
+        self.cards = {key: _card(key, fill, title, ink) for key, title, fill, ink in SPOILS}
+        self.badges = {key: _badge(key, fill, ink) for key, _, fill, ink in SPOILS}
         self.palette = c.build_palette(_FLAT, _BLENDS)
         self._pins: dict[tuple[str, int, float], tuple[Image.Image, tuple[int, int]]] = {}
         self._pin_lock = threading.Lock()
@@ -403,6 +468,10 @@ def _chip_key(chip: Any) -> int | str:
     if chip.get("up") and isinstance(v, int) and 1 <= v <= 6:
         return v
     return "back"
+
+
+def _is_over(view: dict[str, Any]) -> bool:
+    return bool(view.get("over")) or view.get("phase") == "over"
 
 
 def _value_key(v: Any) -> int | str:
@@ -445,23 +514,34 @@ def _draw_ring(img: Image.Image, view: dict[str, Any], a: _Assets) -> None:
         img.paste(spr, xy, spr)
 
 
+def _dice_layout(groups: list[tuple[str, list[str], bool]], die: int) -> tuple[list[float], float]:
+    widths = [
+        max(len(faces) * die + (len(faces) - 1) * DICE_GAP, c.text_width(label, 11, True) + 4) + 2 * TRAY_PAD
+        for label, faces, _ in groups
+    ]
+    return widths, sum(widths) + GROUP_GAP * (len(groups) - 1)
+
+
 def _draw_dice(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], a: _Assets, top: int) -> None:
-    gap, group_gap, pad = 5, 8, 6
-    groups = []
-    for label, faces, live in _dice_groups(view):
-        dice_w = len(faces) * DIE + (len(faces) - 1) * gap
-        groups.append((label, faces, live, max(dice_w, c.text_width(label, 11, True) + 4) + 2 * pad))
-    total = sum(g[3] for g in groups) + group_gap * (len(groups) - 1)
+    """The five dice in labelled trays; the throw still to choose from is highlighted."""
+    groups = _dice_groups(view)
+    die = DIE
+    widths, total = _dice_layout(groups, die)
+    if total > MAX_TRAYS_W:  # three trays: smaller dice keep clear of the ring
+        die = DIE_SMALL
+        widths, total = _dice_layout(groups, die)
+    h = die + 28
+    y = top + (DIE - die) // 2
     x = CX - total / 2
-    for label, faces, live, w in groups:
+    for (label, faces, live), w in zip(groups, widths, strict=True):
         fill, outline = (c.HILITE, c.GOLD) if live else (TRAY, c.SAND_DARK)
-        c.rounded_box(d, (x, top, x + w, top + DIE + 28), 9, fill=fill, outline=outline, width=2 if live else 1)
-        c.text(d, (x + w / 2, top + 11), label, 11, c.INK if live else c.MUTED, bold=True, anchor="mm")
-        dx = x + (w - (len(faces) * DIE + (len(faces) - 1) * gap)) / 2
+        c.rounded_box(d, (x, y, x + w, y + h), 9, fill=fill, outline=outline, width=2 if live else 1)
+        c.text(d, (x + w / 2, y + 11), label, 11, c.INK if live else c.MUTED, bold=True, anchor="mm")
+        dx = x + (w - (len(faces) * die + (len(faces) - 1) * DICE_GAP)) / 2
         for face in faces:
-            c.paste(img, a.dice[face], (dx, top + 21))
-            dx += DIE + gap
-        x += w + group_gap
+            c.paste(img, a.dice[(face, die)], (dx, y + 21))
+            dx += die + DICE_GAP
+        x += w + GROUP_GAP
 
 
 def _draw_tally(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], a: _Assets, y: int) -> None:
@@ -472,7 +552,7 @@ def _draw_tally(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
     total = sum(widths) + 26
     x = CX - total / 2
     for (h, k), w in zip(parts, widths, strict=True):
-        c.paste(img, a.tokens[(h, 24)], (x, y - 12))
+        c.paste(img, a.tokens[h], (x, y - 12))
         c.text(d, (x + 29, y), f"×{k}", 17, c.INK if k else c.MUTED, bold=True, anchor="lm")
         x += w + 26
 
@@ -489,36 +569,40 @@ def _draw_keep(img: Image.Image, view: dict[str, Any], a: _Assets, y: int) -> No
             key = ring if ring != "taken" else "back"
         c.paste(img, a.halos[BIG_CHIP], (CX + dx, y), center=True)
         c.paste(img, a.chips[(BIG_CHIP, key)], (CX + dx, y), center=True)
-        c.paste(img, a.tokens[(h, 24)], (CX + dx + (-40 if dx < 0 else 40), y), center=True)
+        c.paste(img, a.tokens[h], (CX + dx + (-40 if dx < 0 else 40), y), center=True)
 
 
-def _draw_centre(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str], a: _Assets) -> None:
+def _draw_centre(
+    img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str], a: _Assets
+) -> None:
     phase = view.get("phase")
-    over = bool(view.get("over")) or phase == "over"
+    over = _is_over(view)
     if over:
-        c.text(d, (CX, CY - 100), "GAME OVER", 22, c.RED, bold=True, anchor="mm")
+        c.text(d, (CX, CY - 95), "GAME OVER", 22, c.RED, bold=True, anchor="mm")
     else:
         who = _name(names, view.get("current"))
-        c.text(d, (CX, CY - 100), who, 20, c.INK, bold=True, anchor="mm", max_width=230)
-    _draw_dice(img, d, view, a, CY - 60)
+        c.text(d, (CX, CY - 95), who, 20, c.INK, bold=True, anchor="mm", max_width=220)
+    _draw_dice(img, d, view, a, CY - 58)
     if over:
         winners = [w for w in view.get("winners") or [] if isinstance(w, int)]
         if winners:
-            label = c.fit_text(", ".join(_name(names, w) for w in winners), 19, True, 230)
+            label = c.fit_text(", ".join(_name(names, w) for w in winners), 19, True, 220)
             w = c.text_width(label, 19, True) + 30
-            c.paste(img, a.crown, (CX - w / 2, CY + 40))
-            c.text(d, (CX - w / 2 + 30, CY + 52), label, 19, c.INK, bold=True, anchor="lm")
+            c.paste(img, a.crown, (CX - w / 2, CY + 38))
+            c.text(d, (CX - w / 2 + 30, CY + 50), label, 19, c.INK, bold=True, anchor="lm")
         return
     if phase == "keep" and isinstance(view.get("pending"), dict):
-        c.text(d, (CX, CY + 38), PROMPTS["keep"], 15, c.INK, bold=True, anchor="mm")
-        _draw_keep(img, view, a, CY + 84)
+        c.text(d, (CX, CY + 36), PROMPTS["keep"], 15, c.INK, bold=True, anchor="mm")
+        _draw_keep(img, view, a, CY + 80)
         return
-    _draw_tally(img, d, view, a, CY + 40)
+    _draw_tally(img, d, view, a, CY + 38)
     if phase in PROMPTS:
-        c.text(d, (CX, CY + 76), PROMPTS[phase], 15, c.INK, bold=True, anchor="mm")
+        c.text(d, (CX, CY + 72), PROMPTS[phase], 15, c.INK, bold=True, anchor="mm")
 
 
-def _draw_spoils(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str], a: _Assets) -> None:
+def _draw_spoils(
+    img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str], a: _Assets
+) -> None:
     spoils = view.get("spoils") or {}
     for k, (key, *_rest) in enumerate(SPOILS):
         x = PX0 + k * (CARD_W + 8)
@@ -536,16 +620,18 @@ def _stash_items(view: dict[str, Any], seat: int, a: _Assets) -> list[Image.Imag
     spoils = view.get("spoils") or {}
     items = [a.badges[key] for key, *_ in SPOILS if spoils.get(key) == seat]
     stashes = view.get("stashes")
-    if view.get("over") and isinstance(stashes, list) and seat < len(stashes):
+    if _is_over(view) and isinstance(stashes, list) and seat < len(stashes):
         chips = [v for v in stashes[seat] or [] if isinstance(v, int)]
         items += [a.chips[(MINI_CHIP, _value_key(v))] for v in sorted(chips, reverse=True)]
     return items
 
 
-def _draw_players(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str], a: _Assets) -> None:
+def _draw_players(
+    img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str], a: _Assets
+) -> None:
     n = view.get("n") if isinstance(view.get("n"), int) else len(names)
     n = max(1, min(n, 4))
-    over = bool(view.get("over"))
+    over = _is_over(view)
     current = view.get("current")
     sizes = view.get("stash_sizes") or []
     scores = view.get("scores") or []
@@ -580,7 +666,16 @@ def _draw_players(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]
             c.text(d, (PX1 - 32, line1 + 4), "pts", 12, c.MUTED, anchor="lm")
             if hot:
                 c.paste(img, a.crown, (PX0 + 6, line1 - 13))
-            c.text(d, (PX0 + 34, line1), name, 18, c.INK, bold=True, anchor="lm", max_width=round(PX1 - PX0 - 80 - sw))
+            c.text(
+                d,
+                (PX0 + 34, line1),
+                name,
+                18,
+                c.INK,
+                bold=True,
+                anchor="lm",
+                max_width=round(PX1 - PX0 - 80 - sw),
+            )
             if not items:
                 c.text(d, (PX0 + 10, y + 34 + MINI_PITCH // 2), "no chips", 12, c.MUTED, anchor="lm")
             for it, (ix, line) in zip(items, pos, strict=True):
@@ -601,7 +696,9 @@ def _draw_players(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]
         y += h + gap
 
 
-def _header_and_caption(d: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str], caption: str | None) -> None:
+def _header_and_caption(
+    d: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str], caption: str | None
+) -> None:
     variant = view.get("variant") or "basic"
     parts = [VARIANTS.get(variant, c.clean_text(variant))]
     if view.get("single"):
@@ -617,7 +714,7 @@ def _header_and_caption(d: ImageDraw.ImageDraw, view: dict[str, Any], names: Seq
 
 
 def _default_caption(view: dict[str, Any], names: Sequence[str]) -> str:
-    if view.get("over"):
+    if _is_over(view):
         winners = [_name(names, w) for w in view.get("winners") or []]
         if not winners:
             return "Game over"

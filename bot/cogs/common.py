@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot.client import GameBot
 from bot.i18n import translator
 from bot.locales.en import MESSAGES as EN
+from bot.presenter import NOT_SHOWN_KEYS, SHOWN
 from engine.errors import EngineError, MatchNotFound
 
 
@@ -94,9 +95,9 @@ class Common(commands.GroupCog, group_name="game", group_description=desc("cmd.g
         if (mid := await self._live(interaction)) is None:
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        ok = await self.bot.presenter.refresh(mid, repost=True)
-        tr = translator(interaction.locale)
-        await interaction.followup.send(tr("done.reposted" if ok else "error.not_shown"), ephemeral=True)
+        shown = await self.bot.presenter.refresh(mid, repost=True)
+        key = "done.reposted" if shown == SHOWN else NOT_SHOWN_KEYS[shown]
+        await interaction.followup.send(translator(interaction.locale)(key), ephemeral=True)
 
     @app_commands.command(name="rules", description=desc("cmd.game.rules"))
     @app_commands.describe(game=desc("opt.game"))

@@ -13,6 +13,11 @@ MESSAGES: dict[str, str] = {
     "error.channel_busy": "A game is already running in this channel. Finish it, or start yours in a thread.",
     "error.busy": "Another move is being applied; try again in a moment.",
     "error.not_shown": "Your move is saved, but Discord would not let me update the board. Use `/game board` to show it again.",
+    "error.missing_permissions": "I can't post the board here: please give me the View Channel, Send Messages, "
+    "Attach Files and Read Message History permissions in this channel (and Send Messages in Threads for threads).",
+    "error.channel_gone": "This channel no longer exists, so its game has been closed.",
+    "ev.channel_gone": "The game's channel was deleted; the game was closed.",
+    "error.discord": "Discord had a hiccup and I couldn't answer properly. Nothing is lost: try again.",
     "error.hand_lobby": "The game hasn't started yet, so there is nothing in your hand.",
     "error.slow_down": "Easy, hunter! You're going a bit fast: wait a few seconds and try again.",
     "error.guild_only": "Games are played in server channels, not in direct messages.",

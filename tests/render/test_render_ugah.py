@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import io
+import random
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -39,7 +40,12 @@ def _heavy_pick_view() -> tuple[dict[str, Any], list[str], str]:
         last_bones=2,
         spoils={"dinosaur": 1, "mammoth": 3, "bird": 1},
     )
-    names = ["Großmutter Hildegard", "Александра Владимировна", "Tūmanako Ngata-Whaanga", "Æthelflǣd of Mercia"]
+    names = [
+        "Großmutter Hildegard",
+        "Александра Владимировна",
+        "Tūmanako Ngata-Whaanga",
+        "Æthelflǣd of Mercia",
+    ]
     caption = "Александра rolled again: two bones set aside, she must now name at least one symbol"
     return view, names, caption
 
@@ -63,6 +69,63 @@ def _heavy_final_view() -> tuple[dict[str, Any], list[str], str]:
 
 
 ALL = [*SAMPLES.values(), _heavy_pick_view, _heavy_final_view]
+FACES = ["bone", "dinosaur", "mammoth", "bird", "mm", "bb"]
+LONG_NAMES = [
+    "Großmutter Hildegard von Bingen",
+    "Александра Владимировна",
+    "Tūmanako Ngata-Whaanga",
+    "W" * 40,
+]
+
+
+def _random_view(rng: random.Random) -> dict[str, Any]:
+    """A plausible busy view in any phase (not rule-exact: only the renderer's inputs matter)."""
+    n = rng.randint(2, 4)
+    values = shuffled_values(rng.randrange(1000))
+    variant = rng.choice(["basic", "uncertain"])
+    up = set(rng.sample(range(31), 4)) if variant == "uncertain" else set(range(31))
+    mm, bb = rng.randint(-1, 14), rng.randint(16, 31)
+    taken = {i for i in range(31) if i <= mm or i >= bb or rng.random() < 0.3}
+    path = [
+        {"v": None, "up": False, "taken": True}
+        if i in taken
+        else {"v": values[i] if i in up else None, "up": i in up, "taken": False}
+        for i in range(31)
+    ]
+    phase = rng.choice(["pick", "order", "keep", "over"])
+    dice = [rng.choice(FACES) for _ in range(5)]
+    k = rng.randint(1, 4)
+    stashes: list[list[int]] = [[] for _ in range(n)]
+    for i in sorted(taken):
+        stashes[rng.randrange(n)].append(values[i])
+    scores = [sum(s) for s in stashes]
+    pending = None
+    if phase == "keep" and 0 <= mm < bb < 31:
+        path[mm] = {"v": None, "up": False, "taken": False}
+        pending = {"mm": mm, "bb": bb, "mm_v": rng.choice([None, values[mm]]), "bb_v": None}
+    return {
+        "game": "ugah",
+        "variant": variant,
+        "single": rng.random() < 0.5,
+        "n": n,
+        "current": rng.randrange(n),
+        "phase": phase,
+        "turn": rng.randint(1, 40),
+        "path": path,
+        "mm": mm,
+        "bb": bb,
+        "aside": dice[:k] if phase == "pick" else dice,
+        "rolled": [f if f != "bone" else "bird" for f in dice[k:]] if phase == "pick" else [],
+        "last_bones": rng.randint(0, k),
+        "spoils": {a: rng.choice([None, *range(n)]) for a in ("dinosaur", "mammoth", "bird")},
+        "stash_sizes": [len(s) for s in stashes],
+        "stash": None,
+        "pending": pending,
+        "over": phase == "over",
+        "scores": scores if phase == "over" else None,
+        "winners": [scores.index(max(scores))] if phase == "over" else None,
+        "stashes": stashes if phase == "over" else None,
+    }
 
 
 @pytest.mark.parametrize("make", ALL)
@@ -183,6 +246,16 @@ def test_odd_names_and_minimal_view() -> None:
     assert render_ugah(view, []) == render_ugah(view, ["", "", "", ""])
     minimal = {"game": "ugah", "n": 2, "current": 0, "phase": "pick", "path": [], "mm": -1, "bb": 31}
     assert _open(render_ugah(minimal, ["A", "B"])).size == (W, H)
+
+
+def test_random_busy_views_stay_small() -> None:
+    rng = random.Random(2024)
+    caption = "Александра rolled again: two bones set aside, she must now name at least one symbol"
+    for _ in range(40):
+        view = _random_view(rng)
+        data = render_ugah(view, LONG_NAMES[: view["n"]], caption=caption)
+        assert _open(data).size == (W, H)
+        assert len(data) <= MAX_BYTES
 
 
 def test_common_helpers() -> None:

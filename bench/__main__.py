@@ -1,0 +1,45 @@
+"""``python -m bench [--quick]``: run every benchmark and print one table (progress goes to stderr)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+from bench import Row, discord_roundtrip, engine, render, store
+
+
+def table(rows: list[Row]) -> str:
+    cells = [("metric", "value", "aim", "ok?")]
+    cells += [(r.metric, r.value, r.aim, "-" if r.ok is None else "ok" if r.ok else "MISS") for r in rows]
+    widths = [max(len(c[i]) for c in cells) for i in range(4)]
+    lines = [" | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in cells]
+    lines.insert(1, "-+-".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="fewer samples (about 10 s instead of ~40 s)")
+    quick = parser.parse_args().quick
+    views = render.public_views(8 if quick else 16)
+    steps = [
+        ("render", lambda: render.render_time(views, 3 if quick else 10)),
+        ("store", lambda: store.commit_time(500 if quick else 3000)),
+        ("discord round trip", lambda: discord_roundtrip.roundtrip(60 if quick else 300)),
+        ("event loop", lambda: render.loop_stall(views, 3 if quick else 20)),
+        ("computer vs random", lambda: engine.ai_vs_random(200 if quick else 1000)),
+        ("playouts", lambda: engine.playouts(200 if quick else 1000)),
+    ]
+    rows, t0 = [], time.perf_counter()
+    for name, step in steps:
+        print(f"bench: {name} ...", file=sys.stderr, flush=True)
+        rows += step()
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"{'quick' if quick else 'full'} run, {time.perf_counter() - t0:.0f} s, load average {load}")
+    print(table(rows))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,125 @@
+"""Discord faults: failing routes, a deleted board, missing permissions, a deleted channel.
+State always stays intact and the board comes back in line."""
+
+from __future__ import annotations
+
+import random
+
+import discord
+import pytest
+
+from tests.bot.helpers import board, custom_ids, open_and_start, play_one, public_messages, setup_table
+
+# SimCord records every injected HTTP error a bot call raised, even those the bot handled; the
+# autouse `logged_errors` fixture still fails a test on any exception the bot did not handle.
+pytestmark = pytest.mark.simcord(check_errors=False)
+
+ROUTES = {
+    "callback": ("POST", "/interactions/*/callback"),
+    "followup": ("POST", "/webhooks/*/*"),
+    "channel_post": ("POST", "/channels/*/messages"),
+    "channel_edit": ("PATCH", "/channels/*/messages/*"),
+}
+
+
+async def assert_in_line(env, channel, mid):
+    """The database equals its replay and the channel shows the latest committed state."""
+    m, state = await env.bot.matches.get(mid)
+    assert await env.bot.matches.replay(mid) == state
+    expected = await env.bot.presenter.build(m, state)
+    assert board(channel).content == expected.content
+    assert board(channel).id == m.message_id
+
+
+@pytest.mark.parametrize("status", [500, 503, 429])
+@pytest.mark.parametrize("route", sorted(ROUTES))
+async def test_a_failing_route_loses_nothing_and_the_board_recovers(simcord_env, route, status):
+    env = simcord_env
+    _, channel, players = setup_table(env, 2)
+    mid = await open_and_start(env, channel, players)
+    rng = random.Random(status)
+    method, path = ROUTES[route]
+    env.inject_error(method, path, status=status, times=1)
+    await play_one(env, channel, players, mid, rng)  # a move while the route fails
+    r = await players[0].slash(channel, "game board")  # the re-post command
+    env.inject_error(method, path, status=status, times=1)
+    r = await players[0].slash(channel, "game board")  # and once more while it fails
+    r = await players[0].slash(channel, "game board")
+    assert r.ephemeral
+    await assert_in_line(env, channel, mid)
+    result = await play_one(env, channel, players, mid, rng)
+    assert result.acknowledged
+    await assert_in_line(env, channel, mid)
+
+
+async def test_click_answer_failing_falls_back_to_editing_the_message(simcord_env):
+    env = simcord_env
+    _, channel, players = setup_table(env, 2)
+    mid = await open_and_start(env, channel, players)
+    env.inject_error("POST", "/interactions/*/callback", status=500, times=1)
+    await play_one(env, channel, players, mid, random.Random(1))
+    await assert_in_line(env, channel, mid)
+
+
+async def test_deleted_board_is_posted_again(simcord_env):
+    env = simcord_env
+    guild, channel, players = setup_table(env, 2)
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_messages=True))
+    mod = guild.add_member(env.create_user("mod"), roles=[mods])
+    mid = await open_and_start(env, channel, players, turn_seconds=30)
+    await mod.delete(board(channel))
+    assert public_messages(channel) == []
+    r = await players[1].slash(channel, "game board")
+    assert r.ephemeral and "posted again" in r.response.content
+    assert custom_ids(board(channel), "g:")
+    await assert_in_line(env, channel, mid)
+    # a timer-driven update after another deletion posts a new board too
+    await mod.delete(board(channel))
+    await env.advance_time(31)
+    await assert_in_line(env, channel, mid)
+
+
+async def test_missing_permission_is_named_to_the_user(simcord_env):
+    env = simcord_env
+    guild = env.create_guild()
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    me = env.bot.user
+    channel = guild.create_text_channel(
+        "locked", overwrites={me: discord.PermissionOverwrite(send_messages=False, attach_files=False)}
+    )
+    mid = await open_and_start(env, channel, [alice, bob])
+    r = await alice.slash(channel, "game board")
+    assert "Send Messages" in r.response.content
+    m, _ = await env.bot.matches.get(mid)
+    assert m.status == "active" and board(channel).id == m.message_id, "the old board was left in place"
+
+
+async def test_deleted_channel_closes_its_match(simcord_env):
+    env = simcord_env
+    _guild, channel, players = setup_table(env, 2)
+    mid = await open_and_start(env, channel, players, turn_seconds=30)
+    env.backend.delete_channel(channel.id)
+    await env.advance_time(1)
+    m, _ = await env.bot.matches.get(mid)
+    assert m.status == "cancelled" and m.deadline is None
+    await env.advance_time(60)  # no timer fires for it any more
+    assert (await env.bot.matches.get(mid))[0].version == m.version
+
+
+async def test_channel_deleted_while_the_bot_was_away_is_closed_at_start_up(simcord_env, bot_factory):
+    env = simcord_env
+    _guild, channel, players = setup_table(env, 2)
+    mid = await open_and_start(env, channel, players)
+    old = env.bot
+    await old.matches.close()
+    old.on_guild_channel_delete = _ignore  # the old process is "down": it must not see the deletion
+    env.backend.delete_channel(channel.id)
+    await env.restart_bot(bot_factory())
+    await old.store.close()
+    m, _ = await env.bot.matches.get(mid)
+    assert m.status == "cancelled"
+
+
+async def _ignore(*_args):
+    return None
