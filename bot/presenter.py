@@ -5,8 +5,10 @@ version over a newer one, re-posts the board when the old message is gone."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -38,27 +40,35 @@ NOT_SHOWN_KEYS = {
 
 @dataclass
 class Board:
-    """One message's worth: built once, sendable several times (a discord.File is single-use)."""
+    """One message's worth, sendable several times (a discord.File is single-use). The image is drawn
+    lazily, in a worker thread, so the text and controls can go out before it is ready."""
 
     content: str
     view: discord.ui.View | None
-    png: bytes | None = None
+    draw: Callable[[], bytes] | None = None
     filename: str = "board.png"
     alt: str = ""
+    png: bytes | None = None
 
-    def kwargs(self, *, new: bool = False) -> dict[str, Any]:
-        files = (
-            [discord.File(io.BytesIO(self.png), filename=self.filename, description=self.alt)]
-            if self.png
-            else []
-        )
+    async def rendered(self) -> Board:
+        if self.draw is not None and self.png is None:
+            self.png = await asyncio.to_thread(self.draw)
+        return self
+
+    def files(self) -> list[discord.File]:
+        if self.png is None:
+            return []
+        return [discord.File(io.BytesIO(self.png), filename=self.filename, description=self.alt)]
+
+    def kwargs(self, *, new: bool = False, image: bool = True) -> dict[str, Any]:
+        """``image=False`` leaves the message's current image in place (text and controls only)."""
         out: dict[str, Any] = {"content": self.content, "view": self.view}
         if new:
-            out["files"] = files
+            out["files"] = self.files()
             if self.view is None:
                 out.pop("view")
-        else:
-            out["attachments"] = files
+        elif image:
+            out["attachments"] = self.files()
         return out
 
 
@@ -94,14 +104,14 @@ class Presenter:
         ]
         view = rules_for(m.game).view(state, None)
         caption = lines[-1] if lines else None
-        png = await asyncio.to_thread(ui.render, view, names, caption)
         controls: discord.ui.View | None = None
         if m.status == "active":
             controls = discord.ui.View(timeout=None)
             for item in ui.controls(m, state, tr):
                 controls.add_item(item)
             controls.add_item(ActionButton("h", m.id, 0, "hand", label=tr("button.hand"), emoji="🎒", row=4))
-        return Board(content, controls, png, ui.image_name, ui.alt_text(view, names, tr))
+        draw = functools.partial(ui.render, view, names, caption)
+        return Board(content, controls, draw, ui.image_name, ui.alt_text(view, names, tr))
 
     def _name(self, m: MatchRow, user_id: Any) -> str:
         for s in m.seats:
@@ -153,19 +163,32 @@ class Presenter:
         return self._locks.setdefault(match_id, asyncio.Lock())
 
     async def respond(self, interaction: discord.Interaction, match_id: int) -> None:
-        """Show the latest committed state as the answer to a click on the board message."""
+        """Answer a click on the board message with the latest committed state: text and controls at
+        once in the interaction response, then the new image through the interaction's webhook, so
+        the next player can act while the image is still being drawn and uploaded."""
         async with self.lock(match_id):
             m, board = await self.board_for(match_id)
+            answered = False
             on_board = interaction.message is not None and interaction.message.id == m.message_id
             if on_board and not interaction.response.is_done():
                 try:
-                    await interaction.response.edit_message(**board.kwargs())
-                    self._shown[match_id] = m.version
-                    return
+                    await interaction.response.edit_message(**board.kwargs(image=board.draw is None))
+                    answered = True
                 except discord.HTTPException as err:
                     log.warning(
                         "match %s: answering the click failed (%s); editing the message", match_id, err
                     )
+            await board.rendered()
+            if answered and board.draw is None:
+                self._shown[match_id] = m.version
+                return
+            if answered:
+                try:
+                    await interaction.edit_original_response(attachments=board.files())
+                    self._shown[match_id] = m.version
+                    return
+                except discord.HTTPException as err:
+                    log.warning("match %s: sending the image failed (%s); editing the message", match_id, err)
             shown = await self._put(m, board)
             if shown == SHOWN and not interaction.response.is_done():
                 await self._quiet(interaction.response.defer())
@@ -180,7 +203,7 @@ class Presenter:
             if not repost and self._shown.get(match_id, -1) >= m.version:
                 return SHOWN
             old = m.message_id
-            shown = await self._put(m, board, new=repost)
+            shown = await self._put(m, await board.rendered(), new=repost)
             if repost and shown == SHOWN and old is not None:
                 await self._quiet(
                     self.bot.get_partial_messageable(m.channel_id).get_partial_message(old).delete()

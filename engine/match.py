@@ -270,7 +270,7 @@ class Matches:
             if not ai:
                 return state
             seat = ai[0]
-            action = rules.computer_action(state, seat)
+            action = await asyncio.to_thread(rules.computer_action, state, seat)  # CPU work off the loop
             state, more = rules.apply(state, seat, action)
             events.extend(more)
             logged = [self._logged(m, seat, action, "computer")]
@@ -355,7 +355,7 @@ class Matches:
                 for _ in range(MAX_AUTO_STEPS):  # the computer finishes this seat's turn
                     if seat not in rules.to_move(state):
                         break
-                    action = rules.computer_action(state, seat)
+                    action = await asyncio.to_thread(rules.computer_action, state, seat)
                     state, more = rules.apply(state, seat, action)
                     events.extend(more)
                     logged.append(self._logged(m, seat, action, "timeout"))

@@ -145,11 +145,12 @@ def _plan(s: UgahState, seat: Seat) -> _Plan:
     """Reuse the DP tables while the board is unchanged (the rest of this turn's picks)."""
     plan = _Plan(s, seat)
     key = (seat, s.n, s.single, tuple(plan.path), tuple(plan.scores), s.mm, s.bb, tuple(s.spoils.values()))
-    if key not in _CACHE:
+    cached = _CACHE.get(key)
+    if cached is None:  # check-then-set stays safe when several threads choose at once
         if len(_CACHE) > 64:
             _CACHE.clear()
-        _CACHE[key] = plan
-    return _CACHE[key]
+        cached = _CACHE.setdefault(key, plan)
+    return cached
 
 
 def choose(s: UgahState, seat: Seat) -> str:

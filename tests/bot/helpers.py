@@ -63,11 +63,11 @@ def actor_for(env: Any, players: list[Any], user_id: int) -> Any:
     return next(p for p in players if p.id == user_id)
 
 
-async def play_one(env: Any, channel: Any, players: list[Any], match_id: int, rng: random.Random) -> Any:
-    """The player to move clicks one of the game buttons (or uses the multi-select). Returns the result."""
+async def next_click(env: Any, channel: Any, players: list[Any], match_id: int, rng: random.Random):
+    """What the player to move does next: a zero-argument coroutine factory clicking one of the game
+    buttons (or choosing in the multi-select). Split from play_one so benchmarks time only the click."""
     m, state = await env.bot.matches.get(match_id)
-    seat = state.current
-    actor = actor_for(env, players, m.seats[seat].user_id)
+    actor = actor_for(env, players, m.seats[state.current].user_id)
     msg = board(channel)
     buttons = custom_ids(msg, "g:")
     selects = custom_ids(msg, "s:")
@@ -75,8 +75,14 @@ async def play_one(env: Any, channel: Any, players: list[Any], match_id: int, rn
         options = [o for row in msg.components for c in row.children if getattr(c, "custom_id", "") == selects[0]
                    for o in c.options]  # fmt: skip
         values = rng.sample([o.value for o in options], rng.randint(1, len(options)))
-        return await actor.select(msg, values, custom_id=selects[0])
-    return await actor.click(msg, custom_id=rng.choice(buttons))
+        return lambda: actor.select(msg, values, custom_id=selects[0])
+    cid = rng.choice(buttons)
+    return lambda: actor.click(msg, custom_id=cid)
+
+
+async def play_one(env: Any, channel: Any, players: list[Any], match_id: int, rng: random.Random) -> Any:
+    """The player to move clicks one of the game buttons (or uses the multi-select). Returns the result."""
+    return await (await next_click(env, channel, players, match_id, rng))()
 
 
 def forge_first_button(env: Any, channel: Any, custom_id: str) -> None:

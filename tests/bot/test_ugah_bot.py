@@ -91,8 +91,8 @@ async def test_uncertain_variant_never_shows_face_down_values(simcord_env):
         twin = RULES.load(RULES.dump(state))
         for i in hidden:
             twin.path[i] = 7 - twin.path[i] if twin.path[i] != 1 else 6
-        twin_board = await env.bot.presenter.build(m, twin)
-        real_board = await env.bot.presenter.build(m, state)
+        twin_board = await (await env.bot.presenter.build(m, twin)).rendered()
+        real_board = await (await env.bot.presenter.build(m, state)).rendered()
         assert twin_board.content == real_board.content == msg.content
         assert twin_board.alt == real_board.alt
         assert twin_board.png == real_board.png
