@@ -139,7 +139,10 @@ class Matches:
         seed: int | None = None,
         meta: dict[str, Any] | None = None,
     ) -> Update:
-        rules_for(game)  # unknown game -> KeyError, a programming error
+        rules = rules_for(game)  # unknown game -> KeyError, a programming error
+        for option in rules.options:  # refuse a bad option now, not when the host clicks Start
+            if option.name in options and options[option.name] not in option.choices:
+                raise LobbyError("lobby.bad_option", name=option.name, choices=", ".join(option.choices))
         m = MatchRow(
             id=0,
             game=game,

@@ -27,6 +27,7 @@ MESSAGES: dict[str, str] = {
     "lobby.host_cannot_leave": "You are the host: use Cancel to close the lobby instead.",
     "lobby.host_only": "Only the host can do that.",
     "lobby.too_few": "At least {min} players are needed to start. Invite friends or add a computer player.",
+    "lobby.bad_option": "Option {name} must be one of: {choices}.",
     "lobby.unknown": "That lobby button isn't recognised.",
     "lobby.not_started": "The game hasn't started yet.",
     "lobby.use_leave": "The game hasn't started: use the Leave button on the lobby.",

@@ -91,6 +91,8 @@ async def test_uncertain_variant_never_shows_face_down_values(simcord_env):
         twin = RULES.load(RULES.dump(state))
         for i in hidden:
             twin.path[i] = 7 - twin.path[i] if twin.path[i] != 1 else 6
+        for stash in twin.stashes:  # stash contents are private too (only their sizes are public)
+            stash[:] = [7 - v for v in stash]
         twin_board = await (await env.bot.presenter.build(m, twin)).rendered()
         real_board = await (await env.bot.presenter.build(m, state)).rendered()
         assert twin_board.content == real_board.content == msg.content

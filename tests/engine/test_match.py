@@ -160,3 +160,12 @@ async def test_backup_copies_a_consistent_database(engine):
     await copy.open()
     assert (await copy.get(mid)).version == (await matches.get(mid))[0].version
     await copy.close()
+
+
+async def test_bad_options_are_refused_when_the_lobby_opens(engine):
+    matches, _, _ = engine
+    for options in ({"variant": "hard"}, {"rolling": ""}, {"variant": None}):
+        with pytest.raises(LobbyError) as err:
+            await matches.open_lobby("ugah", 1, 12, 100, "alice", options)
+        assert err.value.key == "lobby.bad_option"
+    assert await matches.live_in_channel(12) is None

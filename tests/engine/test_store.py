@@ -57,3 +57,25 @@ async def test_a_corrupt_database_is_refused_at_start_up(tmp_path):
     with pytest.raises(StoreError, match="restore a backup"):
         await store.open()
     await store.close()
+
+
+def test_backup_command_copies_the_live_database(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    source, target = tmp_path / "live.db", tmp_path / "copy.db"
+    write_first_schema_database(str(source))
+    env = {**os.environ, "DATABASE_PATH": str(source), "PYTHONPATH": os.getcwd()}
+    result = subprocess.run(
+        [sys.executable, "-m", "bot.backup", str(target)],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    db = sqlite3.connect(target)
+    assert db.execute("SELECT count(*) FROM matches").fetchone()[0] == 1
+    assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+    db.close()
