@@ -7,13 +7,13 @@ from collections import Counter
 from typing import Any
 
 import discord
-from render.ugah import render_ugah
 
 from bot.components import ActionButton, ActionSelect
 from bot.i18n import Translator
 from engine.core import Event
 from engine.games.ugah import RULES
 from engine.store import MatchRow
+from render.ugah import render_ugah
 
 ORDER = ("dinosaur", "mammoth", "bird", "mm", "bb")
 EMOJI = {"bone": "🦴", "dinosaur": "🦖", "mammoth": "🦣", "bird": "🐦", "mm": "🟠", "bb": "🔵"}
