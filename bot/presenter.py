@@ -103,7 +103,7 @@ class Presenter:
             :2000
         ]
         view = rules_for(m.game).view(state, None)
-        caption = lines[-1] if lines else None
+        caption = ui.caption(events, names, tr)
         controls: discord.ui.View | None = None
         if m.status == "active":
             controls = discord.ui.View(timeout=None)

@@ -500,6 +500,13 @@ def _draw_ring(img: Image.Image, view: dict[str, Any], a: _Assets) -> None:
     path += [None] * (N_CHIPS - len(path))
     pending = view.get("pending") if view.get("phase") == "keep" else None
     hot = {pending.get("mm"), pending.get("bb")} if isinstance(pending, dict) else set()
+    lo, hi = view.get("mm", -1), view.get("bb", N_CHIPS)
+    if isinstance(lo, int) and isinstance(hi, int) and hi - lo > 1 and not _is_over(view):
+        # a light band under the open stretch: chips the hunters already walked past are out of play
+        band = RING_CHIP + 8
+        r = RING_R + band / 2  # PIL draws an arc's width inwards from its box
+        start, end = (math.degrees(slot_angle(p)) for p in (max(lo, -1) + 0.5, min(hi, N_CHIPS) - 0.5))
+        ImageDraw.Draw(img).arc((CX - r, CY - r, CX + r, CY + r), start, end, fill=ROW, width=band)
     for i in range(N_CHIPS):
         x, y = ring_xy(i)
         if i in hot:

@@ -25,6 +25,9 @@ class GameUI(Protocol):
 
     def event_lines(self, events: list[Event], names: list[str], tr: Translator) -> list[str]: ...
 
+    def caption(self, events: list[Event], names: list[str], tr: Translator) -> str | None:
+        """One line for the image's banner: the latest thing worth reading that the image doesn't show."""
+
     def status_line(self, m: MatchRow, state: Any, names: list[str], tr: Translator) -> str: ...
 
     def alt_text(self, view: dict[str, Any], names: list[str], tr: Translator) -> str: ...

@@ -133,6 +133,11 @@ class UgahUI:
                 lines.append(tr(f"ev.{e.kind}", name=name))
         return lines
 
+    def caption(self, events: list[Event], names: list[str], tr: Translator) -> str | None:
+        # the throw itself is drawn on the board; emoji lines would not render in the image font
+        lines = self.event_lines([e for e in events if e.kind != "rolled"], names, tr)
+        return lines[-1] if lines else None
+
     def status_line(self, m: MatchRow, state: Any, names: list[str], tr: Translator) -> str:
         outcome = RULES.outcome(state)
         if outcome is not None:

@@ -87,7 +87,7 @@ MESSAGES: dict[str, str] = {
     "ugah.first.bb": "Bone Breaker moves first",
     "ugah.keep": "Keep {keep} {keep_chip}, give {give} {give_chip} to {name}",
     "ugah.ev.rolled": "{name} rolled {faces}",
-    "ugah.ev.set_aside": "{name} set aside {symbols} ({count} dice)",
+    "ugah.ev.set_aside": "{name} set aside {symbols} ×{count}",
     "ugah.ev.spoils": "{name} takes the {animal} spoils card",
     "ugah.ev.spoils_from": "{name} takes the {animal} spoils card from {victim}",
     "ugah.ev.moved": "{hunter} walks {steps} step(s)",
