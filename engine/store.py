@@ -150,6 +150,17 @@ _COLUMNS = (
 )
 
 
+_MUTABLE = "message_id, status, version, seats, options, state, meta, deadline"
+_MUTABLE_SLOTS = ",".join("?" * (len(_MUTABLE.split(",")) + 1))  # ... and "updated"
+
+
+def _mutable_values(m: MatchRow) -> tuple[Any, ...]:
+    """The columns a commit rewrites, in _MUTABLE's order."""
+    seats = json.dumps([s.dump() for s in m.seats])
+    return (m.message_id, m.status, m.version, seats, json.dumps(m.options), _envelope(m.game, m.state),
+            json.dumps(m.meta), m.deadline)  # fmt: skip
+
+
 class Store:
     def __init__(self, path: str) -> None:
         self.path = path
@@ -198,26 +209,9 @@ class Store:
     async def create(self, m: MatchRow, now: float) -> MatchRow:
         """Insert a new match; raises sqlite3.IntegrityError if the channel already has a live one."""
         cur = await self.db.execute(
-            "INSERT INTO matches (game, guild_id, channel_id, message_id, host_id, status, version, seed, "
-            "seats, options, state, meta, deadline, created, updated) "
-            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (
-                m.game,
-                m.guild_id,
-                m.channel_id,
-                m.message_id,
-                m.host_id,
-                m.status,
-                m.version,
-                m.seed,
-                json.dumps([s.dump() for s in m.seats]),
-                json.dumps(m.options),
-                _envelope(m.game, m.state),
-                json.dumps(m.meta),
-                m.deadline,
-                now,
-                now,
-            ),
+            f"INSERT INTO matches (game, guild_id, channel_id, host_id, seed, created, {_MUTABLE}, updated) "
+            f"VALUES (?,?,?,?,?,?,{_MUTABLE_SLOTS})",
+            (m.game, m.guild_id, m.channel_id, m.host_id, m.seed, now, *_mutable_values(m), now),
         )
         m.id = int(cur.lastrowid or 0)
         return m
@@ -228,20 +222,8 @@ class Store:
         await db.execute("BEGIN IMMEDIATE")
         try:
             await db.execute(
-                "UPDATE matches SET message_id=?, status=?, version=?, seats=?, options=?, state=?, meta=?, "
-                "deadline=?, updated=? WHERE id=?",
-                (
-                    m.message_id,
-                    m.status,
-                    m.version,
-                    json.dumps([s.dump() for s in m.seats]),
-                    json.dumps(m.options),
-                    _envelope(m.game, m.state),
-                    json.dumps(m.meta),
-                    m.deadline,
-                    now,
-                    m.id,
-                ),
+                f"UPDATE matches SET ({_MUTABLE}, updated) = ({_MUTABLE_SLOTS}) WHERE id=?",
+                (*_mutable_values(m), now, m.id),
             )
             await db.executemany(
                 "INSERT INTO actions (match_id, version, seat, action, source, at) VALUES (?,?,?,?,?,?)",
