@@ -29,7 +29,7 @@ def _now() -> float:
 
 
 # A human clicks a few times a second at most; a channel hosts one game and a few commands.
-USER_LIMIT = (8, 10.0)
+USER_LIMIT = (12, 10.0)
 CHANNEL_LIMIT = (40, 10.0)
 
 
@@ -129,6 +129,9 @@ class GameBot(commands.Bot):
         except discord.HTTPException as err:  # Discord failed us; whatever was committed is intact
             log.warning("click %s:%s:%s failed at Discord: %s", kind, match_id, arg, err)
             await self.reply_error(interaction, "error.discord")
+        except Exception:  # a bug: say so instead of leaving "This interaction failed"
+            log.exception("click %s:%s:%s failed", kind, match_id, arg)
+            await self.reply_error(interaction, "error.generic")
 
     async def _component(
         self,

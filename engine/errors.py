@@ -57,9 +57,3 @@ class LobbyError(EngineError):
 
 class ChannelBusy(EngineError):
     key = "error.channel_busy"
-
-
-class Busy(EngineError):
-    """Another click on the same match is being applied right now."""
-
-    key = "error.busy"

@@ -13,7 +13,7 @@ import contextlib
 import logging
 import random
 import sqlite3
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -94,6 +94,21 @@ class Matches:
                 return i
         return None
 
+    @contextlib.asynccontextmanager
+    async def _writing(self, match_id: int) -> AsyncIterator[tuple[MatchRow, Any]]:
+        """The one writer of a match: its lock, its current row and state. Engine errors are raised
+        before anything changes; any other failure may leave the cached copy half-changed, so it is
+        dropped and the next access reloads the committed truth from the database."""
+        async with self.lock(match_id):
+            m, state = await self.get(match_id)
+            try:
+                yield m, state
+            except EngineError:
+                raise
+            except BaseException:
+                self._cache.pop(match_id, None)
+                raise
+
     # ---- committing ----------------------------------------------------------------------------
 
     async def _commit(self, m: MatchRow, state: Any, actions: list[LoggedAction]) -> None:
@@ -168,16 +183,14 @@ class Matches:
         return Update(m, None)
 
     async def attach_message(self, match_id: int, message_id: int | None) -> None:
-        async with self.lock(match_id):
-            m, _ = await self.get(match_id)
+        async with self._writing(match_id) as (m, _):
             m.message_id = message_id
             await self.store.set_message(match_id, message_id)
 
     async def lobby(
         self, match_id: int, version: int, user_id: int, name: str, op: str, *, moderator: bool = False
     ) -> Update:
-        async with self.lock(match_id):
-            m, _ = await self.get(match_id)
+        async with self._writing(match_id) as (m, _):
             if m.status != "lobby":
                 raise LobbyError("lobby.closed")
             if version != m.version:
@@ -221,16 +234,15 @@ class Matches:
             return Update(m, None)
 
     async def _start(self, m: MatchRow, rules: Rules[Any]) -> Update:
+        state = rules.setup(len(m.seats), m.seed, m.options)  # may refuse: before anything changes
         m.status = "active"
         self._next_version(m)
-        state = rules.setup(len(m.seats), m.seed, m.options)
         return await self._after(m, state, [Event("started")], [])
 
     # ---- play ----------------------------------------------------------------------------------
 
     async def act(self, match_id: int, version: int, user_id: int, action: str) -> Update:
-        async with self.lock(match_id):
-            m, state = await self.get(match_id)
+        async with self._writing(match_id) as (m, state):
             seat = self.seat_of(m, user_id)
             if m.status == "lobby":
                 raise LobbyError("lobby.not_started")
@@ -283,8 +295,7 @@ class Matches:
 
     async def resign(self, match_id: int, user_id: int) -> Update:
         """A player leaves a running game: the computer takes the seat over so the others can finish."""
-        async with self.lock(match_id):
-            m, state = await self.get(match_id)
+        async with self._writing(match_id) as (m, state):
             seat = self.seat_of(m, user_id)
             if seat is None:
                 raise NotInMatch()
@@ -303,8 +314,7 @@ class Matches:
             return await self._after(m, state, events, [])
 
     async def end(self, match_id: int, user_id: int, *, moderator: bool) -> Update:
-        async with self.lock(match_id):
-            m, state = await self.get(match_id)
+        async with self._writing(match_id) as (m, state):
             if m.status not in ("lobby", "active"):
                 raise MatchOver()
             if not (user_id == m.host_id or moderator):
@@ -317,8 +327,7 @@ class Matches:
 
     async def close_gone(self, match_id: int) -> None:
         """The match's channel was deleted: close it so it never blocks or fires again."""
-        async with self.lock(match_id):
-            m, state = await self.get(match_id)
+        async with self._writing(match_id) as (m, state):
             if m.status not in ("lobby", "active"):
                 return
             m.status = "cancelled"
@@ -337,8 +346,7 @@ class Matches:
 
     async def expire(self, match_id: int) -> Update | None:
         """Deadline passed: a lobby closes; a waiting seat's turn is played by the computer."""
-        async with self.lock(match_id):
-            m, state = await self.get(match_id)
+        async with self._writing(match_id) as (m, state):
             if m.deadline is None or m.deadline > self.now() + 0.001:
                 return None
             if m.status == "lobby":

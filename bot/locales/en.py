@@ -11,7 +11,6 @@ MESSAGES: dict[str, str] = {
     "error.no_match": "There is no game running here.",
     "error.match_over": "This game is already over.",
     "error.channel_busy": "A game is already running in this channel. Finish it, or start yours in a thread.",
-    "error.busy": "Another move is being applied; try again in a moment.",
     "error.not_shown": "Your move is saved, but Discord would not let me update the board. Use `/game board` to show it again.",
     "error.missing_permissions": "I can't post the board here: please give me the View Channel, Send Messages, "
     "Attach Files and Read Message History permissions in this channel (and Send Messages in Threads for threads).",
