@@ -29,12 +29,13 @@ from engine.errors import (
     StaleAction,
 )
 from engine.registry import rules_for
-from engine.store import LoggedAction, MatchRow, SeatInfo, Store
+from engine.store import LIVE, LoggedAction, MatchRow, SeatInfo, Store
 
 log = logging.getLogger(__name__)
 
 LOBBY_SECONDS = 15 * 60
 AWAY_SECONDS = 20  # an away player's turn: long enough to click and take over, short for the others
+CACHE_LIMIT = 2000  # decoded matches kept in memory; live ones always stay
 MAX_AUTO_STEPS = 1000  # guard against a game whose computer never hands the turn back
 
 
@@ -81,7 +82,7 @@ class Matches:
         if m is None:
             raise MatchNotFound()
         state = rules_for(m.game).load(m.state) if m.state is not None else None
-        self._cache[match_id] = (m, state)
+        self._remember(m, state)
         return m, state
 
     async def live_in_channel(self, channel_id: int) -> MatchRow | None:
@@ -120,8 +121,18 @@ class Matches:
         except BaseException:
             self._cache.pop(m.id, None)  # the cached copy may be ahead of the database now
             raise
-        self._cache[m.id] = (m, state)
+        self._remember(m, state)
         self._arm(m)
+
+    def _remember(self, m: MatchRow, state: Any) -> None:
+        """Cache a committed match; past CACHE_LIMIT, forget finished ones (they reload on demand)."""
+        self._cache[m.id] = (m, state)
+        if len(self._cache) <= CACHE_LIMIT:
+            return
+        for mid, (row, _) in list(self._cache.items()):
+            if row.status not in LIVE and not self.lock(mid).locked():
+                del self._cache[mid]
+                self._locks.pop(mid, None)
 
     def _deadline_for(self, m: MatchRow, state: Any) -> float | None:
         if m.status == "lobby":
@@ -178,7 +189,7 @@ class Matches:
             await self.store.create(m, self.now())
         except sqlite3.IntegrityError:
             raise ChannelBusy() from None
-        self._cache[m.id] = (m, None)
+        self._remember(m, None)
         self._arm(m)
         return Update(m, None)
 
@@ -315,7 +326,7 @@ class Matches:
 
     async def end(self, match_id: int, user_id: int, *, moderator: bool) -> Update:
         async with self._writing(match_id) as (m, state):
-            if m.status not in ("lobby", "active"):
+            if m.status not in LIVE:
                 raise MatchOver()
             if not (user_id == m.host_id or moderator):
                 raise LobbyError("end.not_allowed")
@@ -328,7 +339,7 @@ class Matches:
     async def close_gone(self, match_id: int) -> None:
         """The match's channel was deleted: close it so it never blocks or fires again."""
         async with self._writing(match_id) as (m, state):
-            if m.status not in ("lobby", "active"):
+            if m.status not in LIVE:
                 return
             m.status = "cancelled"
             m.meta = {**m.meta, "events": [Event("channel_gone").dump()]}
@@ -376,7 +387,7 @@ class Matches:
         task = self._timers.pop(m.id, None)
         if task is not None and task is not asyncio.current_task():
             task.cancel()
-        if m.deadline is not None and m.status in ("lobby", "active"):
+        if m.deadline is not None and m.status in LIVE:
             self._timers[m.id] = asyncio.get_running_loop().create_task(self._timer(m.id, m.deadline))
 
     async def _timer(self, match_id: int, deadline: float) -> None:

@@ -169,3 +169,14 @@ async def test_bad_options_are_refused_when_the_lobby_opens(engine):
             await matches.open_lobby("ugah", 1, 12, 100, "alice", options)
         assert err.value.key == "lobby.bad_option"
     assert await matches.live_in_channel(12) is None
+
+
+async def test_finished_matches_leave_the_memory_cache(engine, monkeypatch):
+    matches, _, _ = engine
+    monkeypatch.setattr("engine.match.CACHE_LIMIT", 1)
+    mid = await start_two(matches)
+    await matches.end(mid, 100, moderator=False)
+    live = await matches.open_lobby("ugah", 1, 99, 100, "alice", {})
+    assert mid not in matches._cache and live.match.id in matches._cache
+    m, _ = await matches.get(mid)  # reloads from the database
+    assert m.status == "cancelled"
