@@ -63,7 +63,11 @@ class GameBot(commands.Bot):
         intents = discord.Intents.none()
         intents.guilds = True  # no privileged intents: no message content, no member list
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=intents, help_command=None, tree_cls=GameTree
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            tree_cls=GameTree,
+            allowed_mentions=discord.AllowedMentions.none(),  # a name like "@everyone" never pings
         )
         self.limiter = RateLimiter(_now, USER_LIMIT, CHANNEL_LIMIT) if rate_limits else None
         self.store = Store(database_path)

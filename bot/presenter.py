@@ -110,12 +110,13 @@ class Presenter:
         title = tr(f"game.{m.game}")
         if m.status == "lobby":
             return self._lobby(m, tr, title)
-        names = names_of(m)
+        names = names_of(m)  # as typed: for the image and its alt text
+        shown = [discord.utils.escape_markdown(n) for n in names]  # in message text, **x** stays literal
         events = [Event.load(e) for e in m.meta.get("events", [])]
-        lines = ui.event_lines(events, names, tr)
+        lines = ui.event_lines(events, shown, tr)
         if len(lines) > MAX_LINES:  # keep the first line (what started it: a move, a timeout) and the latest
             lines = [lines[0], "…", *lines[-(MAX_LINES - 2) :]]
-        status = ui.status_line(m, state, names, tr)
+        status = ui.status_line(m, state, shown, tr)
         if m.status == "cancelled":
             status = tr("match.ended", name=self._name(m, m.meta.get("ended_by")))
         content = "\n".join([f"**{title}** · {ui.option_text(m.options, tr)}", *lines, f"**{status}**"])[
@@ -141,7 +142,7 @@ class Presenter:
     def _lobby(self, m: MatchRow, tr: Translator, title: str) -> Board:
         rules = rules_for(m.game)
         seats = "\n".join(
-            f"{i + 1}. {s.name}"
+            f"{i + 1}. {discord.utils.escape_markdown(s.name)}"
             + (f" ({tr('lobby.computer')})" if s.ai else "")
             + (f" · {tr('lobby.host')}" if s.user_id == m.host_id else "")
             for i, s in enumerate(m.seats)

@@ -130,3 +130,16 @@ async def test_flooding_member_gets_a_polite_reply(simcord_env):
     await env.advance_time(11)
     r = await alice.slash(channel, "game rules", game="ugah")
     assert "Bone Breaker" in r.response.content
+
+
+async def test_names_with_markdown_and_mentions_are_shown_literally(simcord_env):
+    env = simcord_env
+    guild = env.create_guild()
+    channel = guild.create_text_channel("games")
+    alice = guild.add_member(env.create_user("**alice**"))
+    bob = guild.add_member(env.create_user("@everyone"))
+    await alice.slash(channel, "ugah start")
+    await click_lobby(bob, channel, "join")
+    msg = board(channel)
+    assert r"\*\*alice\*\*" in msg.content
+    assert env.bot.allowed_mentions.everyone is False and env.bot.allowed_mentions.users is False
