@@ -130,7 +130,7 @@ class Presenter:
             for item in ui.controls(m, state, tr):
                 controls.add_item(item)
             controls.add_item(ActionButton("h", m.id, 0, "hand", label=tr("button.hand"), emoji="🎒", row=4))
-        draw = functools.partial(ui.render, view, names, caption)
+        draw = functools.partial(ui.render, view, names, caption, tr)
         return Board(content, controls, draw, ui.image_name, ui.alt_text(view, names, tr))
 
     def _name(self, m: MatchRow, user_id: Any) -> str:

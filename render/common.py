@@ -22,6 +22,7 @@ RGB = tuple[int, int, int]
 Box = tuple[float, float, float, float]
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 T = TypeVar("T")
+K = TypeVar("K")
 
 FONT_DIR = Path(__file__).with_name("fonts")
 _FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
@@ -57,6 +58,29 @@ class Once(Generic[T]):
                 if self._value is None:
                     self._value = self._factory()
                 value = self._value
+        return value
+
+
+class Memo(Generic[K, T]):
+    """Values built on first use per key under a lock, then shared read-only by all threads; at most
+    ``limit`` kept (the oldest is dropped first), so odd keys cannot grow it without bound."""
+
+    def __init__(self, factory: Callable[[K], T], limit: int = 64) -> None:
+        self._factory = factory
+        self._limit = limit
+        self._values: dict[K, T] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> T:
+        value = self._values.get(key)
+        if value is None:
+            with self._lock:
+                value = self._values.get(key)
+                if value is None:
+                    value = self._factory(key)
+                    while len(self._values) >= self._limit:
+                        del self._values[next(iter(self._values))]
+                    self._values[key] = value
         return value
 
 
@@ -116,7 +140,7 @@ def displayable(text: object, bold: bool = True) -> str:
 
 
 @lru_cache(maxsize=4096)
-def fit_text(text: str, size: int, bold: bool, max_width: int) -> str:
+def fit_text(text: str, size: int, bold: bool, max_width: float) -> str:
     """``text`` cut with an ellipsis so that it is at most ``max_width`` px wide in that font."""
     f = font(size, bold)
     text = clean_text(text)
@@ -130,6 +154,14 @@ def fit_text(text: str, size: int, bold: bool, max_width: int) -> str:
         else:
             hi = mid - 1
     return text[:lo].rstrip() + "…"
+
+
+def fit_size(text: str, size: int, bold: bool, max_width: float, min_size: int) -> tuple[str, int]:
+    """Shrink the font from ``size`` px towards ``min_size`` until ``text`` is at most ``max_width``
+    px wide; if it is still too wide at ``min_size`` it is cut with an ellipsis. Returns (text, size)."""
+    while size > min_size and font(size, bold).getlength(text) > max_width:
+        size -= 1
+    return fit_text(text, size, bold, max_width), size
 
 
 def text(

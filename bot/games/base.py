@@ -32,7 +32,7 @@ class GameUI(Protocol):
 
     def alt_text(self, view: dict[str, Any], names: list[str], tr: Translator) -> str: ...
 
-    def render(self, view: dict[str, Any], names: list[str], caption: str | None) -> bytes:
+    def render(self, view: dict[str, Any], names: list[str], caption: str | None, tr: Translator) -> bytes:
         """PNG bytes; called in a worker thread."""
 
     def hand(self, state: Any, seat: int, names: list[str], tr: Translator) -> str: ...

@@ -9,20 +9,32 @@ from typing import Any
 import discord
 
 from bot.components import ActionButton, ActionSelect
-from bot.i18n import Translator
+from bot.i18n import Translator, translator
 from engine.core import Event
 from engine.games.ugah import RULES
 from engine.store import MatchRow
-from render.ugah import render_ugah
+from render.ugah import EN_LABELS, render_ugah
 
 ORDER = ("dinosaur", "mammoth", "bird", "mm", "bb")
-EMOJI = {"bone": "🦴", "dinosaur": "🦖", "mammoth": "🦣", "bird": "🐦", "mm": "🟠", "bb": "🔵"}
+EMOJI = {
+    "bone": "🦴",
+    "dinosaur": "🦖",
+    "mammoth": "🦣",
+    "bird": "🐦",
+    "mm": "🔵",
+    "bb": "🟣",
+}  # board colours
 
 
 def _chip(tr: Translator, value: int | None) -> str:
     if value is None:
         return tr("ugah.chip.hidden")
     return tr("ugah.chip.caterpillar") if value == 1 else tr("ugah.chip.value", value=value)
+
+
+def _image_labels(tr: Translator) -> dict[str, str]:
+    """Every word on the board image, from the catalogue (``ugah.img.<label>``; fields stay unfilled)."""
+    return {key: tr(f"ugah.img.{key}") for key in EN_LABELS}
 
 
 class UgahUI:
@@ -144,6 +156,12 @@ class UgahUI:
             scores = ", ".join(f"{names[i]} {s}" for i, s in enumerate(outcome.scores))
             winners = " & ".join(names[w] for w in outcome.winners)
             return tr("ugah.status.over", winners=winners, scores=scores)
+        pending = RULES.view(state, None)["pending"]
+        if pending and None in (
+            pending["mm_v"],
+            pending["bb_v"],
+        ):  # face-down chips: only My chips shows them
+            return tr("ugah.status.keep_hidden", name=names[state.current])
         return tr(f"ugah.status.{state.phase}", name=names[state.current])
 
     def alt_text(self, view: dict[str, Any], names: list[str], tr: Translator) -> str:
@@ -184,8 +202,12 @@ class UgahUI:
             parts.append(tr("ugah.alt.turn", name=names[view["current"]]))
         return " ".join(parts)[:1024]
 
-    def render(self, view: dict[str, Any], names: list[str], caption: str | None) -> bytes:
-        return render_ugah(view, names, caption=caption)
+    def render(
+        self, view: dict[str, Any], names: list[str], caption: str | None, tr: Translator | None = None
+    ) -> bytes:
+        """PNG bytes in the language of ``tr`` (English without one); runs in a worker thread."""
+        labels = _image_labels(tr or translator(None))
+        return render_ugah(view, names, caption=caption, labels=labels)
 
     def hand(self, state: Any, seat: int, names: list[str], tr: Translator) -> str:
         view = RULES.view(state, seat)
