@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.components import OURS, ActionButton, ActionSelect
+from bot.components import OURS, ActionButton, ActionSelect, Click
 from bot.games import UIS
 from bot.i18n import translator
 from bot.presenter import Presenter
@@ -119,33 +119,18 @@ class GameBot(commands.Bot):
 
     # ---- clicks ----------------------------------------------------------------------------------
 
-    async def on_component(
-        self,
-        interaction: discord.Interaction,
-        kind: str,
-        match_id: int,
-        version: int,
-        arg: str,
-        values: list[str],
-    ) -> None:
+    async def on_component(self, interaction: discord.Interaction, click: Click) -> None:
         try:
-            await self._component(interaction, kind, match_id, version, arg, values)
+            await self._component(interaction, click)
         except discord.HTTPException as err:  # Discord failed us; whatever was committed is intact
-            log.warning("click %s:%s:%s failed at Discord: %s", kind, match_id, arg, err)
+            log.warning("click %s failed at Discord: %s", click, err)
             await self.reply_error(interaction, "error.discord")
         except Exception:  # a bug: say so instead of leaving "This interaction failed"
-            log.exception("click %s:%s:%s failed", kind, match_id, arg)
+            log.exception("click %s failed", click)
             await self.reply_error(interaction, "error.generic")
 
-    async def _component(
-        self,
-        interaction: discord.Interaction,
-        kind: str,
-        match_id: int,
-        version: int,
-        arg: str,
-        values: list[str],
-    ) -> None:
+    async def _component(self, interaction: discord.Interaction, click: Click) -> None:
+        kind, match_id, version, arg = click.kind, click.match_id, click.version, click.arg
         user = interaction.user
         if not await self.within_limits(interaction):
             return
@@ -164,7 +149,7 @@ class GameBot(commands.Bot):
                 )
             else:
                 m, _ = await self.matches.get(match_id)
-                action = UIS[m.game].select_action(arg, values) if kind == "s" else arg
+                action = UIS[m.game].select_action(arg, click.values) if kind == "s" else arg
                 update = await self.matches.act(match_id, version, user.id, action)
         except EngineError as err:
             await self.reply_engine_error(interaction, err)

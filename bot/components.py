@@ -5,6 +5,7 @@ h = private holdings, s = select whose chosen values the game's UI turns into an
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -16,6 +17,20 @@ _ARG = r"[A-Za-z0-9._-]{0,80}"
 BUTTON_ID = rf"(?P<kind>[lgh]):(?P<mid>[0-9]{{1,18}}):(?P<ver>[0-9]{{1,9}}):(?P<arg>{_ARG})"
 SELECT_ID = rf"(?P<kind>s):(?P<mid>[0-9]{{1,18}}):(?P<ver>[0-9]{{1,9}}):(?P<arg>{_ARG})"
 OURS = re.compile(rf"[lghs]:[0-9]{{1,18}}:[0-9]{{1,9}}:{_ARG}")
+
+
+@dataclass(frozen=True)
+class Click:
+    """A parsed component interaction: what the custom_id carried, plus a select's chosen values."""
+
+    kind: str
+    match_id: int
+    version: int
+    arg: str
+    values: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return custom_id(self.kind, self.match_id, self.version, self.arg)
 
 
 def custom_id(kind: str, match_id: int, version: int, arg: str) -> str:
@@ -56,7 +71,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTT
 
     async def callback(self, interaction: discord.Interaction[GameBot]) -> None:  # type: ignore[override]
         await interaction.client.on_component(
-            interaction, self.kind, self.match_id, self.version, self.arg, []
+            interaction, Click(self.kind, self.match_id, self.version, self.arg)
         )
 
 
@@ -92,5 +107,7 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELE
         return cls(int(match["mid"]), int(match["ver"]), match["arg"])
 
     async def callback(self, interaction: discord.Interaction[GameBot]) -> None:  # type: ignore[override]
-        values = [str(v) for v in (interaction.data or {}).get("values", [])]  # type: ignore[union-attr]
-        await interaction.client.on_component(interaction, "s", self.match_id, self.version, self.arg, values)
+        values = tuple(str(v) for v in (interaction.data or {}).get("values", []))  # type: ignore[union-attr]
+        await interaction.client.on_component(
+            interaction, Click("s", self.match_id, self.version, self.arg, values)
+        )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 import discord
@@ -20,7 +21,7 @@ class GameUI(Protocol):
     def controls(self, m: MatchRow, state: Any, tr: Translator) -> list[discord.ui.Item[Any]]:
         """The public message's game controls (the shared presenter adds the 'my hand' button)."""
 
-    def select_action(self, arg: str, values: list[str]) -> str:
+    def select_action(self, arg: str, values: Sequence[str]) -> str:
         """Turn a select's chosen values into an action code (validated by the rules)."""
 
     def event_lines(self, events: list[Event], names: list[str], tr: Translator) -> list[str]: ...

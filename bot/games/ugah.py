@@ -4,6 +4,7 @@ move-order and keep/give buttons, texts built only from public views and public 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -98,7 +99,7 @@ class UgahUI:
                 items.append(button(action, label[:80], style=discord.ButtonStyle.success, row=i // 2))
         return items
 
-    def select_action(self, arg: str, values: list[str]) -> str:
+    def select_action(self, arg: str, values: Sequence[str]) -> str:
         if arg != "pick" or not values:
             return f"{arg}.invalid"
         return "pick." + ".".join(sorted(set(values), key=lambda v: ORDER.index(v) if v in ORDER else 99))

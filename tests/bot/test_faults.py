@@ -17,6 +17,7 @@ pytestmark = pytest.mark.simcord(check_errors=False)
 ROUTES = {
     "callback": ("POST", "/interactions/*/callback"),
     "followup": ("POST", "/webhooks/*/*"),
+    "original_edit": ("PATCH", "/webhooks/*/*/messages/@original"),  # the image after a click
     "channel_post": ("POST", "/channels/*/messages"),
     "channel_edit": ("PATCH", "/channels/*/messages/*"),
 }
@@ -29,6 +30,7 @@ async def assert_in_line(env, channel, mid):
     expected = await env.bot.presenter.build(m, state)
     assert board(channel).content == expected.content
     assert board(channel).id == m.message_id
+    assert [a.description for a in board(channel).attachments] == [expected.alt], "the image is current too"
 
 
 @pytest.mark.parametrize("status", [500, 503, 429])

@@ -10,7 +10,7 @@ import pytest
 
 from bot.settings import Settings, SettingsError, load_settings
 
-FAKE = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GAbCdE.fake-token-for-tests-0123456789abcdefgh"
+FAKE = "FAKEtokenFORtestsONLYxyz12.GAbCdE.not-a-real-token-0123456789abcdefgh"  # not a real token shape
 
 
 def run_bot(tmp_path, **env):
