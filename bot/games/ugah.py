@@ -51,9 +51,12 @@ class UgahUI:
         seat = state.current
         legal = RULES.legal_actions(state, seat)
         items: list[discord.ui.Item[Any]] = []
-        button = lambda action, label, style=discord.ButtonStyle.primary, emoji=None, row=0: ActionButton(  # noqa: E731
-            "g", m.id, m.version, action, label=label, style=style, emoji=emoji, row=row
-        )
+
+        def button(
+            action: str, label: str, style: Any = discord.ButtonStyle.primary, **kw: Any
+        ) -> ActionButton:
+            return ActionButton("g", m.id, m.version, action, label=label, style=style, **kw)
+
         if state.phase == "pick":
             counts = Counter(state.rolled)
             present = [s for s in ORDER if counts[s]]
