@@ -7,10 +7,9 @@ under a lock and treated as read-only afterwards; callers copy or paste, never d
 
 from __future__ import annotations
 
-import struct
+import io
 import threading
 import unicodedata
-import zlib
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -264,28 +263,9 @@ def encode_png(img: Image.Image, palette_img: Image.Image) -> bytes:
     if img.mode != "RGB":
         img = img.convert("RGB")
     q = img.quantize(palette=palette_img, dither=Image.Dither.NONE)
-    return _png(q)
-
-
-def _chunk(tag: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
-
-
-def _png(q: Image.Image) -> bytes:
-    """A palette PNG written directly: Pillow's PNG encoder holds the GIL for the whole deflate (~4 ms
-    a board, stalling the event loop while a worker thread renders); ``zlib.compress`` releases it.
-    Same bytes-per-image as Pillow at level 6 (filter 'none', the usual choice for palette images)."""
-    w, h = q.size
-    raw = q.tobytes()
-    rows = b"".join(b"\x00" + raw[y * w : (y + 1) * w] for y in range(h))
-    palette = bytes(q.getpalette() or [])
-    return b"".join((
-        b"\x89PNG\r\n\x1a\n",
-        _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)),  # 8-bit palette, no interlace
-        _chunk(b"PLTE", palette),
-        _chunk(b"IDAT", zlib.compress(rows, 6)),
-        _chunk(b"IEND", b""),
-    ))  # fmt: skip
+    buf = io.BytesIO()
+    q.save(buf, format="PNG", compress_level=6)
+    return buf.getvalue()
 
 
 def flow_positions(widths: Sequence[int], max_width: int, gap: int) -> list[tuple[int, int]]:
