@@ -277,17 +277,18 @@ class Matches:
         self, m: MatchRow, state: Any, events: list[Event], logged: list[LoggedAction]
     ) -> Update:
         """Commit the player's move, then let computer seats play, each move its own commit."""
-        self._stamp(m, state, events)
-        await self._commit(m, state, logged)
+        await self._commit_moves(m, state, events, logged)
         state = await self._run_computers(m, state, events)
         return Update(m, state, events)
 
-    @staticmethod
-    def _stamp(m: MatchRow, state: Any, events: list[Event]) -> None:
-        """Record what happened (for captions and re-posts) and close a match whose game is over."""
+    async def _commit_moves(
+        self, m: MatchRow, state: Any, events: list[Event], logged: list[LoggedAction]
+    ) -> None:
+        """Commit moves with what happened (for captions and re-posts); close a game that is over."""
         if m.status == "active" and rules_for(m.game).outcome(state) is not None:
             m.status = "finished"
         m.meta = {**m.meta, "events": [e.dump() for e in events]}
+        await self._commit(m, state, logged)
 
     async def _run_computers(self, m: MatchRow, state: Any, events: list[Event]) -> Any:
         rules = rules_for(m.game)
@@ -299,9 +300,7 @@ class Matches:
             action = await asyncio.to_thread(rules.computer_action, state, seat)  # CPU work off the loop
             state, more = rules.apply(state, seat, action)
             events.extend(more)
-            logged = [self._logged(m, seat, action, "computer")]
-            self._stamp(m, state, events)
-            await self._commit(m, state, logged)
+            await self._commit_moves(m, state, events, [self._logged(m, seat, action, "computer")])
         raise RuntimeError(f"match {m.id}: computer players did not hand the turn back")
 
     async def resign(self, match_id: int, user_id: int) -> Update:
@@ -316,12 +315,9 @@ class Matches:
                 raise MatchOver()
             m.seats[seat].ai = True
             events = [Event("resigned", {"seat": seat})]
-            self._next_version(m)
             if not any(not s.ai for s in m.seats):
-                m.status = "cancelled"
-                m.meta = {**m.meta, "events": [e.dump() for e in events], "ended_by": user_id}
-                await self._commit(m, state, [])
-                return Update(m, state, events)
+                return await self._cancel(m, state, events[0], ended_by=user_id)
+            self._next_version(m)  # the seat changed hands: the board must be redrawn
             return await self._after(m, state, events, [])
 
     async def end(self, match_id: int, user_id: int, *, moderator: bool) -> Update:
@@ -330,21 +326,21 @@ class Matches:
                 raise MatchOver()
             if not (user_id == m.host_id or moderator):
                 raise LobbyError("end.not_allowed")
-            m.status = "cancelled"
-            m.meta = {**m.meta, "ended_by": user_id, "events": [Event("ended", {"by": user_id}).dump()]}
-            self._next_version(m)
-            await self._commit(m, state, [])
-            return Update(m, state, [Event("ended", {"by": user_id})])
+            return await self._cancel(m, state, Event("ended", {"by": user_id}), ended_by=user_id)
+
+    async def _cancel(self, m: MatchRow, state: Any, event: Event, **meta: Any) -> Update:
+        """Close a live match for good (ended, abandoned, expired, channel gone), saying why."""
+        m.status = "cancelled"
+        m.meta = {**m.meta, **meta, "events": [event.dump()]}
+        self._next_version(m)
+        await self._commit(m, state, [])
+        return Update(m, state, [event])
 
     async def close_gone(self, match_id: int) -> None:
         """The match's channel was deleted: close it so it never blocks or fires again."""
         async with self._writing(match_id) as (m, state):
-            if m.status not in LIVE:
-                return
-            m.status = "cancelled"
-            m.meta = {**m.meta, "events": [Event("channel_gone").dump()]}
-            self._next_version(m)
-            await self._commit(m, state, [])
+            if m.status in LIVE:
+                await self._cancel(m, state, Event("channel_gone"))
 
     async def close_channel(self, channel_id: int) -> int | None:
         m = await self.store.live_in_channel(channel_id)
@@ -361,11 +357,7 @@ class Matches:
             if m.deadline is None or m.deadline > self.now() + 0.001:
                 return None
             if m.status == "lobby":
-                m.status = "cancelled"
-                m.meta = {**m.meta, "events": [Event("lobby_expired").dump()]}
-                self._next_version(m)
-                await self._commit(m, None, [])
-                return Update(m, None, [Event("lobby_expired")])
+                return await self._cancel(m, None, Event("lobby_expired"))
             if m.status != "active":
                 return None
             rules = rules_for(m.game)

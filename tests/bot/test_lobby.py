@@ -101,10 +101,13 @@ async def test_resign_hands_seat_to_computer(simcord_env):
     env = simcord_env
     _, channel, players = setup_table(env, 3)
     mid = await open_and_start(env, channel, players)
-    r = await players[2].slash(channel, "game resign")
+    _, state = await env.bot.matches.get(mid)
+    leaver = (state.current + 1) % 3  # not the player to move: the computer has nothing to play yet
+    r = await players[leaver].slash(channel, "game resign")
     assert r.ephemeral
     m, _ = await env.bot.matches.get(mid)
-    assert m.seats[2].ai and m.status == "active"
+    assert m.seats[leaver].ai and m.status == "active"
+    assert "left the game" in board(channel).content, "the board says so"
 
 
 async def test_rules_and_no_game_replies(simcord_env):
