@@ -7,6 +7,7 @@ import time
 
 from bench import Row, ms, pct, random_move
 from engine.games.ugah import RULES
+from engine.games.ugah_ai import COMPUTER
 
 
 def playouts(games: int) -> list[Row]:
@@ -33,7 +34,7 @@ def ai_vs_random(games: int) -> list[Row]:
         while s.phase != "over":
             if s.current == ai:
                 t0 = time.perf_counter()
-                action = RULES.computer_action(s, ai)
+                action = COMPUTER.choose(s, ai, "normal")
                 times.append(time.perf_counter() - t0)
             else:
                 action = rng.choice(RULES.legal_actions(s, s.current))

@@ -8,7 +8,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from bench import Row, midgame_states, ms, names_for, pct
-from bot.presenter import off_loop
+from bot.delivery import off_loop
 from engine.games.ugah import RULES
 from render.ugah import render_ugah
 
@@ -67,7 +67,7 @@ async def _ticker_delays(load: Callable[[], Awaitable[None]] | None) -> list[flo
 
 
 def loop_stall(views: list[dict], rounds: int) -> list[Row]:
-    async def in_thread() -> None:  # what the presenter does: the low-priority render pool
+    async def in_thread() -> None:  # what the delivery does: the low-priority render pool
         for _ in range(rounds):
             for view in views:
                 await off_loop(functools.partial(render_ugah, view, names_for(view)))

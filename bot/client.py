@@ -1,8 +1,9 @@
-"""The bot: builds everything, routes component clicks to the match engine, and turns engine
-errors into ephemeral user text in one place (``reply_error``)."""
+"""The bot: builds the engine, the click router and the delivery of surfaces, and owns the lifecycle
+(start-up recovery, channels that disappear, shutdown)."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import Any
 
@@ -10,18 +11,20 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.components import OURS, ActionButton, ActionSelect, Click
-from bot.games import UIS
+from bot import errors
+from bot.components import ActionButton, ActionSelect, Click
+from bot.delivery import Delivery
 from bot.i18n import translator
-from bot.presenter import Presenter
 from bot.ratelimit import RateLimiter
-from engine.errors import BadActionCode, EngineError, StaleAction
+from bot.router import Router
+from engine import compute
+from engine.errors import EngineError
 from engine.match import Matches, Update
 from engine.store import Store
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.cogs.common", "bot.cogs.ugah")
+EXTENSIONS = ("bot.cogs.common", "bot.cogs.games")
 
 
 def _now() -> float:
@@ -46,6 +49,9 @@ class GameTree(app_commands.CommandTree["GameBot"]):
                 "command %s: Discord call failed: %s", interaction.command and interaction.command.name, cause
             )
             await interaction.client.reply_error(interaction, "error.discord")
+            return
+        if isinstance(cause, EngineError):
+            await interaction.client.reply_engine_error(interaction, cause)
             return
         log.error("command failed", exc_info=cause)
         await interaction.client.reply_error(interaction, "error.generic")
@@ -74,7 +80,8 @@ class GameBot(commands.Bot):
         self.matches = Matches(
             self.store, _now, turn_seconds=turn_seconds, on_timer_update=self._timer_update
         )
-        self.presenter = Presenter(self)
+        self.delivery = Delivery(self)
+        self.router = Router(self)
         self.dev_guild_id = dev_guild_id
 
     async def setup_hook(self) -> None:
@@ -88,31 +95,28 @@ class GameBot(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
-        count = await self.matches.recover()
+        count = await self.matches.recover(self._broken)
         log.info("recovered %d live match(es)", count)
 
     async def close(self) -> None:
         await self.matches.close()
         await self.store.close()
+        compute.shutdown()
         await super().close()
 
-    # ---- errors: the one place engine errors become user text ---------------------------------
+    # ---- errors and limits ------------------------------------------------------------------------
 
     async def reply_error(self, interaction: discord.Interaction, key: str, **params: Any) -> None:
-        text = translator(interaction.locale)(key, **params)
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException as err:
-            log.warning("could not send an error reply: %s", err)
+        await errors.reply(interaction, key, **params)
 
     async def reply_engine_error(self, interaction: discord.Interaction, err: EngineError) -> None:
-        await self.reply_error(interaction, err.key, **err.params)
+        await errors.reply_engine(interaction, err)
 
-    async def within_limits(self, interaction: discord.Interaction) -> bool:
-        if self.limiter is None or self.limiter.hit(interaction.user.id, interaction.channel_id or 0):
+    async def within_limits(self, interaction: discord.Interaction, *, channel: bool = True) -> bool:
+        """Per member always; per channel for commands and lobby clicks (game clicks are answered
+        per member only, so people outside a game cannot use up its channel's budget)."""
+        channel_id = (interaction.channel_id or 0) if channel else None
+        if self.limiter is None or self.limiter.hit(interaction.user.id, channel_id):
             return True
         await self.reply_error(interaction, "error.slow_down")
         return False
@@ -120,57 +124,17 @@ class GameBot(commands.Bot):
     # ---- clicks ----------------------------------------------------------------------------------
 
     async def on_component(self, interaction: discord.Interaction, click: Click) -> None:
-        try:
-            await self._component(interaction, click)
-        except discord.HTTPException as err:  # Discord failed us; whatever was committed is intact
-            log.warning("click %s failed at Discord: %s", click, err)
-            await self.reply_error(interaction, "error.discord")
-        except Exception:  # a bug: say so instead of leaving "This interaction failed"
-            log.exception("click %s failed", click)
-            await self.reply_error(interaction, "error.generic")
-
-    async def _component(self, interaction: discord.Interaction, click: Click) -> None:
-        kind, match_id, version, arg = click.kind, click.match_id, click.version, click.arg
-        user = interaction.user
-        if not await self.within_limits(interaction):
-            return
-        try:
-            if kind == "h":
-                await self.show_hand(interaction, match_id)
-                return
-            if kind == "l":
-                update = await self.matches.lobby(
-                    match_id,
-                    version,
-                    user.id,
-                    user.display_name,
-                    arg,
-                    moderator=self.is_moderator(interaction),
-                )
-            else:
-                m, _ = await self.matches.get(match_id)
-                action = UIS[m.game].select_action(arg, click.values) if kind == "s" else arg
-                update = await self.matches.act(match_id, version, user.id, action)
-        except EngineError as err:
-            await self.reply_engine_error(interaction, err)
-            if isinstance(err, StaleAction):  # the board may be behind (a failed edit): bring it in line
-                await self.presenter.refresh(match_id)
-            return
-        await self.presenter.respond(interaction, update.match.id)
+        await self.router.on_component(interaction, click)
 
     async def show_hand(self, interaction: discord.Interaction, match_id: int) -> None:
         m, state = await self.matches.get(match_id)
         seat = self.matches.seat_of(m, interaction.user.id)
         if seat is None:
             await self.reply_error(interaction, "error.not_in_match")
-            return
-        if state is None:
+        elif state is None:
             await self.reply_error(interaction, "error.hand_lobby")
-            return
-        tr = translator(interaction.locale)
-        await interaction.response.send_message(
-            UIS[m.game].hand(state, seat, [s.name for s in m.seats], tr), ephemeral=True
-        )
+        else:
+            await self.delivery.open_panel(interaction, match_id, seat)
 
     @staticmethod
     def is_moderator(interaction: discord.Interaction) -> bool:
@@ -178,12 +142,7 @@ class GameBot(commands.Bot):
         return bool(perms and perms.manage_messages)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """A component whose custom_id none of ours matches (forged, or from another bot version)."""
-        if interaction.type is not discord.InteractionType.component:
-            return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
-        if not OURS.fullmatch(custom_id):
-            await self.reply_engine_error(interaction, BadActionCode())
+        await self.router.on_interaction(interaction)
 
     # ---- channels that disappear ----------------------------------------------------------------
 
@@ -207,7 +166,15 @@ class GameBot(commands.Bot):
                 pass  # no access right now is not proof that it is gone
 
     async def _timer_update(self, update: Update) -> None:
-        await self.presenter.refresh(update.match.id)
+        await self.delivery.sync(update.match.id)
+
+    async def _broken(self, match_id: int, channel_id: int | None) -> None:
+        """A stored match that cannot be decoded was set aside: say so in its channel."""
+        if channel_id is None:
+            return
+        text = translator(None)("match.set_aside")
+        with contextlib.suppress(discord.HTTPException):
+            await self.get_partial_messageable(channel_id).send(text)
 
 
 def create_bot(

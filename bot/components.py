@@ -1,6 +1,11 @@
 """Persistent buttons and selects. A custom_id carries everything needed to act after a restart:
-``<kind>:<match id>:<state version>:<argument>``. Kinds: l = lobby op, g = game action,
-h = private holdings, s = select whose chosen values the game's UI turns into an action code."""
+``<kind>:<match id>:<surface version>:<argument>``. Kinds, by the surface they sit on:
+
+- public message: l = lobby op, g = game action, s = select (its values become an action code),
+  v = display only (redraws the message; the argument is the display state), h = open my panel;
+- a seat's private surface (DM or ephemeral panel): p = game action, q = select, w = display only.
+
+The version is the one of the surface the control sits on (engine.match: staleness per viewer)."""
 
 from __future__ import annotations
 
@@ -14,9 +19,12 @@ if TYPE_CHECKING:
     from bot.client import GameBot
 
 _ARG = r"[A-Za-z0-9._-]{0,80}"
-BUTTON_ID = rf"(?P<kind>[lgh]):(?P<mid>[0-9]{{1,18}}):(?P<ver>[0-9]{{1,9}}):(?P<arg>{_ARG})"
-SELECT_ID = rf"(?P<kind>s):(?P<mid>[0-9]{{1,18}}):(?P<ver>[0-9]{{1,9}}):(?P<arg>{_ARG})"
-OURS = re.compile(rf"[lghs]:[0-9]{{1,18}}:[0-9]{{1,9}}:{_ARG}")
+BUTTON_ID = rf"(?P<kind>[lghpvw]):(?P<mid>[0-9]{{1,18}}):(?P<ver>[0-9]{{1,9}}):(?P<arg>{_ARG})"
+SELECT_ID = rf"(?P<kind>[sq]):(?P<mid>[0-9]{{1,18}}):(?P<ver>[0-9]{{1,9}}):(?P<arg>{_ARG})"
+OURS = re.compile(rf"[lghpvwsq]:[0-9]{{1,18}}:[0-9]{{1,9}}:{_ARG}")
+PRIVATE_KINDS = frozenset("pqw")
+DISPLAY_KINDS = frozenset("vw")
+SELECT_KINDS = frozenset("sq")
 
 
 @dataclass(frozen=True)
@@ -78,6 +86,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTT
 class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_ID):
     def __init__(
         self,
+        kind: str,
         match_id: int,
         version: int,
         arg: str,
@@ -88,10 +97,10 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELE
         max_values: int = 1,
         row: int | None = None,
     ) -> None:
-        self.match_id, self.version, self.arg = match_id, version, arg
+        self.kind, self.match_id, self.version, self.arg = kind, match_id, version, arg
         super().__init__(
             discord.ui.Select(
-                custom_id=custom_id("s", match_id, version, arg),
+                custom_id=custom_id(kind, match_id, version, arg),
                 options=options or [discord.SelectOption(label="-")],
                 placeholder=placeholder,
                 min_values=min_values,
@@ -104,10 +113,10 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELE
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str]
     ) -> ActionSelect:
-        return cls(int(match["mid"]), int(match["ver"]), match["arg"])
+        return cls(match["kind"], int(match["mid"]), int(match["ver"]), match["arg"])
 
     async def callback(self, interaction: discord.Interaction[GameBot]) -> None:  # type: ignore[override]
         values = tuple(str(v) for v in (interaction.data or {}).get("values", []))  # type: ignore[union-attr]
         await interaction.client.on_component(
-            interaction, Click("s", self.match_id, self.version, self.arg, values)
+            interaction, Click(self.kind, self.match_id, self.version, self.arg, values)
         )

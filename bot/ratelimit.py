@@ -22,13 +22,17 @@ class RateLimiter:
             hits.popleft()
         return len(hits) < count
 
-    def hit(self, user_id: int, channel_id: int) -> bool:
-        """Record one command or click; False (and nothing recorded) when over a limit."""
+    def hit(self, user_id: int, channel_id: int | None) -> bool:
+        """Record one command or click (``channel_id`` None: count it for the member only); False
+        (and nothing recorded) when over a limit."""
         t = self.now()
-        if not (self._allow("user", user_id, t) and self._allow("channel", channel_id, t)):
+        if not self._allow("user", user_id, t):
+            return False
+        if channel_id is not None and not self._allow("channel", channel_id, t):
             return False
         self._hits[("user", user_id)].append(t)
-        self._hits[("channel", channel_id)].append(t)
+        if channel_id is not None:
+            self._hits[("channel", channel_id)].append(t)
         if len(self._hits) > 10_000:  # forget idle keys now and then
             self._hits = {k: v for k, v in self._hits.items() if v and v[-1] > t - 60}
         return True

@@ -57,3 +57,9 @@ class LobbyError(EngineError):
 
 class ChannelBusy(EngineError):
     key = "error.channel_busy"
+
+
+class DatabaseBusy(EngineError):
+    """Another process holds the database lock: nothing was changed, try again in a moment."""
+
+    key = "error.db_busy"

@@ -1,9 +1,14 @@
 """The async match engine: one writer per match.
 
 Every click, command and timer goes through ``Matches`` under that match's lock, in this order:
-load -> version check -> user-to-seat -> apply (pure rules) -> commit snapshot + log + deadline in one
-transaction -> swap the cache. Callers show the returned ``Update`` only after the commit.
-Deadlines live in the database and are re-armed by ``recover()`` at start-up.
+load -> version check (of the surface the clicker saw) -> user-to-seat -> apply (pure rules) ->
+commit snapshot + log + timers in one transaction -> replace the cached row. The writer changes a
+private copy of the row, so no reader ever sees a row and a state that don't belong together; callers
+show the returned ``Update`` only after the commit.
+
+Time belongs to the rules (``Rules.timers``, planned in engine.timers); computer seats and expired
+timers act through the same path (``tick``), after the click that caused them has been answered, with
+computer decisions made in a worker process (engine.compute) while no lock is held.
 """
 
 from __future__ import annotations
@@ -17,9 +22,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core import Event, Rules
+from engine import compute, options, timers
+from engine.core import SYSTEM, Event, Outcome
 from engine.errors import (
     ChannelBusy,
+    DatabaseBusy,
     EngineError,
     LobbyError,
     MatchNotFound,
@@ -28,15 +35,17 @@ from engine.errors import (
     NotYourTurn,
     StaleAction,
 )
-from engine.registry import rules_for
-from engine.store import LIVE, LoggedAction, MatchRow, SeatInfo, Store
+from engine.registry import computer_for, rules_for
+from engine.store import LIVE, LoggedAction, MatchRow, SeatInfo, Store, StoreBusy, WriteConflict
 
 log = logging.getLogger(__name__)
 
 LOBBY_SECONDS = 15 * 60
-AWAY_SECONDS = 20  # an away player's turn: long enough to click and take over, short for the others
+AWAY_SECONDS = timers.AWAY_SECONDS
 CACHE_LIMIT = 2000  # decoded matches kept in memory; live ones always stay
-MAX_AUTO_STEPS = 1000  # guard against a game whose computer never hands the turn back
+MAX_EVENTS = 300  # the story shown since the last human move (computer chains append to it)
+RETRY_SECONDS = (1, 2, 5, 10, 30, 60)  # a timer whose firing failed is retried, never dropped
+PUBLIC, PRIVATE = "public", "private"
 
 
 @dataclass
@@ -52,6 +61,9 @@ def _new_seed() -> int:
     return random.SystemRandom().getrandbits(63)
 
 
+Chooser = Callable[..., Awaitable[Any]]
+
+
 class Matches:
     def __init__(
         self,
@@ -60,14 +72,17 @@ class Matches:
         *,
         turn_seconds: int = 120,
         on_timer_update: Callable[[Update], Awaitable[None]] | None = None,
+        run: Chooser = compute.run,
     ) -> None:
         self.store = store
         self.now = now
         self.turn_seconds = turn_seconds
         self.on_timer_update = on_timer_update
+        self.run = run  # where computer decisions are made (a process pool by default)
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[MatchRow, Any]] = {}
         self._timers: dict[int, asyncio.Task[None]] = {}
+        self._closing = False
 
     # ---- loading -------------------------------------------------------------------------------
 
@@ -75,18 +90,25 @@ class Matches:
         return self._locks.setdefault(match_id, asyncio.Lock())
 
     async def get(self, match_id: int) -> tuple[MatchRow, Any]:
+        """The committed row and state. Callers read them and never change them."""
         cached = self._cache.get(match_id)
         if cached:
             return cached
-        m = await self.store.get(match_id)
+        m = await self._read(self.store.get(match_id))
         if m is None:
             raise MatchNotFound()
         state = rules_for(m.game).load(m.state) if m.state is not None else None
         self._remember(m, state)
         return m, state
 
+    async def _read(self, coro: Awaitable[Any]) -> Any:
+        try:
+            return await coro
+        except StoreBusy:
+            raise DatabaseBusy() from None
+
     async def live_in_channel(self, channel_id: int) -> MatchRow | None:
-        return await self.store.live_in_channel(channel_id)
+        return await self._read(self.store.live_in_channel(channel_id))
 
     @staticmethod
     def seat_of(m: MatchRow, user_id: int) -> int | None:
@@ -95,32 +117,42 @@ class Matches:
                 return i
         return None
 
+    def outcome(self, m: MatchRow, state: Any) -> Outcome | None:
+        """How the game ended: by its rules, or by resignation (kept in the row's meta)."""
+        result = m.meta.get("result")
+        if result:
+            return Outcome(result["scores"], result["winners"], result["reason"])
+        return rules_for(m.game).outcome(state) if state is not None else None
+
     @contextlib.asynccontextmanager
     async def _writing(self, match_id: int) -> AsyncIterator[tuple[MatchRow, Any]]:
-        """The one writer of a match: its lock, its current row and state. Engine errors are raised
-        before anything changes; any other failure may leave the cached copy half-changed, so it is
-        dropped and the next access reloads the committed truth from the database."""
+        """The one writer of a match: its lock, a private copy of its row, and its state (immutable:
+        rules return new states). The cache changes only in ``_commit``, after the database did."""
         async with self.lock(match_id):
             m, state = await self.get(match_id)
             try:
-                yield m, state
-            except EngineError:
-                raise
-            except BaseException:
-                self._cache.pop(match_id, None)
-                raise
+                yield m.copy(), state
+            except WriteConflict:
+                self._cache.pop(match_id, None)  # another process wrote it: reload the truth
+                raise StaleAction() from None
+            except StoreBusy:
+                raise DatabaseBusy() from None
 
     # ---- committing ----------------------------------------------------------------------------
 
-    async def _commit(self, m: MatchRow, state: Any, actions: list[LoggedAction]) -> None:
+    async def _commit(
+        self,
+        m: MatchRow,
+        state: Any,
+        actions: list[LoggedAction],
+        read_version: int,
+        *,
+        acted: int | None = None,
+    ) -> None:
         rules = rules_for(m.game)
         m.state = rules.dump(state) if state is not None else None
-        m.deadline = self._deadline_for(m, state)
-        try:
-            await self.store.commit(m, actions, self.now())
-        except BaseException:
-            self._cache.pop(m.id, None)  # the cached copy may be ahead of the database now
-            raise
+        m.timers = self._plan_timers(m, state, acted)
+        await self.store.commit(m, actions, self.now(), read_version)
         self._remember(m, state)
         self._arm(m)
 
@@ -134,22 +166,79 @@ class Matches:
                 del self._cache[mid]
                 self._locks.pop(mid, None)
 
-    def _deadline_for(self, m: MatchRow, state: Any) -> float | None:
+    def _plan_timers(self, m: MatchRow, state: Any, acted: int | None) -> dict[str, float]:
         if m.status == "lobby":
-            return m.deadline
+            return {timers.LOBBY_KEY: m.timers.get(timers.LOBBY_KEY, self.now() + LOBBY_SECONDS)}
         if m.status != "active":
-            return None
-        waiting = [m.seats[s] for s in rules_for(m.game).to_move(state)]
-        if not waiting:
-            return None
-        limit = int(m.options.get("turn_seconds") or self.turn_seconds)
-        if all(s.away for s in waiting):
-            limit = min(limit, AWAY_SECONDS)
-        return self.now() + limit
+            return {}
+        rules, computer = rules_for(m.game), computer_for(m.game)
+        return timers.plan(
+            rules.timers(state),
+            m.timers,
+            self.now(),
+            acted=acted,
+            turn_seconds=int(m.options.get("turn_seconds") or self.turn_seconds),
+            is_ai=lambda seat: m.seats[seat].ai,
+            is_away=lambda seat: m.seats[seat].away,
+            think_seconds=lambda seat: computer.think_seconds(state, seat, self.level_of(m, seat)),
+            to_move=rules.to_move(state),
+        )
 
-    def _next_version(self, m: MatchRow) -> int:
+    def level_of(self, m: MatchRow, seat: int) -> str:
+        levels = computer_for(m.game).levels
+        level = m.seats[seat].level
+        return level if level in levels else levels[0]
+
+    @staticmethod
+    def _log(m: MatchRow, seat: int, action: str, source: str) -> LoggedAction:
         m.version += 1
-        return m.version
+        return LoggedAction(m.version, seat, action, source)
+
+    async def _commit_moves(
+        self,
+        m: MatchRow,
+        before: Any,
+        state: Any,
+        events: list[Event],
+        logged: list[LoggedAction],
+        read_version: int,
+        *,
+        acted: int | None,
+        human: bool,
+    ) -> Update:
+        """Commit applied moves: close a game that is over, bump the surfaces whose content changed,
+        and keep the story for captions (a human move starts it anew, computers and timers add to it)."""
+        rules = rules_for(m.game)
+        if not logged:
+            m.version += 1
+        if m.status == "active" and rules.outcome(state) is not None:
+            m.status = "finished"
+        self._bump_surfaces(m, before, state, events, acted)
+        story = [] if human else list(m.meta.get("events", []))
+        story.extend(e.dump() for e in events)
+        newly = sorted(rules.to_move(state) - (rules.to_move(before) if before is not None else frozenset()))
+        m.meta = {**m.meta, "events": story[-MAX_EVENTS:], "new_turn": newly}
+        await self._commit(m, state, logged, read_version, acted=acted)
+        return Update(m, state, events)
+
+    def _bump_surfaces(self, m: MatchRow, before: Any, state: Any, events: list[Event], acted: int | None) -> None:
+        """Staleness per viewer: a seat's private surface is outdated when what that seat may do
+        changed (or it acted itself); the public one when the public view changed."""
+        rules = rules_for(m.game)
+        for seat, info in enumerate(m.seats):
+            if (
+                before is None
+                or seat == acted
+                or rules.legal_actions(before, seat) != rules.legal_actions(state, seat)
+            ):
+                info.version = m.version
+        if (
+            before is None
+            or m.status != "active"
+            or any(e.visible_to(None) for e in events)  # the story lines on the message change
+            or rules.view(before, None) != rules.view(state, None)
+        ):
+            m.public_version = m.version
 
     # ---- lobby ---------------------------------------------------------------------------------
 
@@ -160,15 +249,13 @@ class Matches:
         channel_id: int,
         host_id: int,
         host_name: str,
-        options: dict[str, Any],
+        raw_options: dict[str, Any],
         *,
         seed: int | None = None,
         meta: dict[str, Any] | None = None,
     ) -> Update:
         rules = rules_for(game)  # unknown game -> KeyError, a programming error
-        for option in rules.options:  # refuse a bad option now, not when the host clicks Start
-            if option.name in options and options[option.name] not in option.choices:
-                raise LobbyError("lobby.bad_option", name=option.name, choices=", ".join(option.choices))
+        opts = options.resolve(rules.options, raw_options, {"turn_seconds": self.turn_seconds})
         m = MatchRow(
             id=0,
             game=game,
@@ -180,35 +267,56 @@ class Matches:
             version=1,
             seed=_new_seed() if seed is None else seed,
             seats=[SeatInfo(host_id, host_name)],
-            options=options,
+            options=opts,
             state=None,
             meta=dict(meta or {}),
-            deadline=self.now() + LOBBY_SECONDS,
+            timers={timers.LOBBY_KEY: self.now() + LOBBY_SECONDS},
+            public_version=1,
         )
         try:
             await self.store.create(m, self.now())
         except sqlite3.IntegrityError:
             raise ChannelBusy() from None
+        except StoreBusy:
+            raise DatabaseBusy() from None
         self._remember(m, None)
         self._arm(m)
         return Update(m, None)
 
     async def attach_message(self, match_id: int, message_id: int | None) -> None:
-        async with self._writing(match_id) as (m, _):
+        """Remember the public message (no new version: its buttons stay valid)."""
+        async with self._writing(match_id) as (m, state):
             m.message_id = message_id
-            await self.store.set_message(match_id, message_id)
+            await self.store.commit(m, [], self.now(), m.version)
+            self._remember(m, state)
+
+    async def attach_dm(self, match_id: int, seat: int, channel_id: int, message_id: int | None) -> None:
+        """Remember where a seat's private surface lives (channel 0: DMs closed, use the panel)."""
+        async with self._writing(match_id) as (m, state):
+            m.seats[seat].dm, m.seats[seat].dm_message = channel_id, message_id
+            await self.store.commit(m, [], self.now(), m.version)
+            self._remember(m, state)
 
     async def lobby(
-        self, match_id: int, version: int, user_id: int, name: str, op: str, *, moderator: bool = False
+        self,
+        match_id: int,
+        version: int,
+        user_id: int,
+        name: str,
+        op: str,
+        *,
+        moderator: bool = False,
     ) -> Update:
         async with self._writing(match_id) as (m, _):
             if m.status != "lobby":
                 raise LobbyError("lobby.closed")
             if version != m.version:
                 raise StaleAction()
+            read = m.version
             rules = rules_for(m.game)
             seat = self.seat_of(m, user_id)
             is_host = user_id == m.host_id
+            op, _, level = op.partition(".")
             if op == "join":
                 if seat is not None:
                     raise LobbyError("lobby.already_seated")
@@ -226,13 +334,22 @@ class Matches:
                     raise LobbyError("lobby.host_only")
                 if len(m.seats) >= rules.max_players:
                     raise LobbyError("lobby.full", max=rules.max_players)
-                m.seats.append(SeatInfo(None, f"Computer {sum(s.ai for s in m.seats) + 1}", ai=True))
+                levels = computer_for(m.game).levels
+                if level and level not in levels:
+                    raise LobbyError("lobby.unknown")
+                n = sum(s.ai for s in m.seats) + 1
+                m.seats.append(SeatInfo(None, f"Computer {n}", ai=True, level=level or levels[0]))
             elif op == "start":
                 if not is_host:
                     raise LobbyError("lobby.host_only")
                 if len(m.seats) < rules.min_players:
                     raise LobbyError("lobby.too_few", min=rules.min_players)
-                return await self._start(m, rules)
+                state = rules.setup(len(m.seats), m.seed, m.options)  # may refuse: before anything changes
+                m.status = "active"
+                m.timers = {}
+                return await self._commit_moves(
+                    m, None, state, [Event("started")], [], read, acted=None, human=True
+                )
             elif op == "cancel":
                 if not (is_host or moderator):
                     raise LobbyError("lobby.host_only")
@@ -240,19 +357,18 @@ class Matches:
                 m.meta = {**m.meta, "ended_by": user_id}
             else:
                 raise LobbyError("lobby.unknown")
-            self._next_version(m)
-            await self._commit(m, None, [])
+            m.version += 1
+            m.public_version = m.version
+            await self._commit(m, None, [], read)
             return Update(m, None)
-
-    async def _start(self, m: MatchRow, rules: Rules[Any]) -> Update:
-        state = rules.setup(len(m.seats), m.seed, m.options)  # may refuse: before anything changes
-        m.status = "active"
-        self._next_version(m)
-        return await self._after(m, state, [Event("started")], [])
 
     # ---- play ----------------------------------------------------------------------------------
 
-    async def act(self, match_id: int, version: int, user_id: int, action: str) -> Update:
+    async def act(
+        self, match_id: int, version: int, user_id: int, action: str, *, surface: str = PUBLIC
+    ) -> Update:
+        """A player's action from a click on ``surface`` rendered at ``version``: refused as stale
+        only if that surface changed since (the public view, or what this seat may do)."""
         async with self._writing(match_id) as (m, state):
             seat = self.seat_of(m, user_id)
             if m.status == "lobby":
@@ -261,50 +377,21 @@ class Matches:
                 raise MatchOver()
             if seat is None:
                 raise NotInMatch()
-            if version != m.version:
+            seen = m.seats[seat].version if surface == PRIVATE else m.public_version
+            if version != seen:
                 raise StaleAction()
             rules = rules_for(m.game)
             if seat not in rules.to_move(state):
                 raise NotYourTurn()
-            state, events = rules.apply(state, seat, action)  # raises before anything changes
+            read = m.version
+            new, events = rules.apply(state, seat, action)  # raises before anything changes
             m.seats[seat].away = False
-            return await self._after(m, state, events, [self._logged(m, seat, action, "player")])
-
-    def _logged(self, m: MatchRow, seat: int, action: str, source: str) -> LoggedAction:
-        return LoggedAction(self._next_version(m), seat, action, source)
-
-    async def _after(
-        self, m: MatchRow, state: Any, events: list[Event], logged: list[LoggedAction]
-    ) -> Update:
-        """Commit the player's move, then let computer seats play, each move its own commit."""
-        await self._commit_moves(m, state, events, logged)
-        state = await self._run_computers(m, state, events)
-        return Update(m, state, events)
-
-    async def _commit_moves(
-        self, m: MatchRow, state: Any, events: list[Event], logged: list[LoggedAction]
-    ) -> None:
-        """Commit moves with what happened (for captions and re-posts); close a game that is over."""
-        if m.status == "active" and rules_for(m.game).outcome(state) is not None:
-            m.status = "finished"
-        m.meta = {**m.meta, "events": [e.dump() for e in events]}
-        await self._commit(m, state, logged)
-
-    async def _run_computers(self, m: MatchRow, state: Any, events: list[Event]) -> Any:
-        rules = rules_for(m.game)
-        for _ in range(MAX_AUTO_STEPS):
-            ai = [s for s in sorted(rules.to_move(state)) if m.seats[s].ai]
-            if not ai:
-                return state
-            seat = ai[0]
-            action = await asyncio.to_thread(rules.computer_action, state, seat)  # CPU work off the loop
-            state, more = rules.apply(state, seat, action)
-            events.extend(more)
-            await self._commit_moves(m, state, events, [self._logged(m, seat, action, "computer")])
-        raise RuntimeError(f"match {m.id}: computer players did not hand the turn back")
+            logged = [self._log(m, seat, action, "player")]
+            return await self._commit_moves(m, state, new, events, logged, read, acted=seat, human=True)
 
     async def resign(self, match_id: int, user_id: int) -> Update:
-        """A player leaves a running game: the computer takes the seat over so the others can finish."""
+        """A player leaves a running game. With two seats the opponent wins; otherwise the computer
+        takes the seat over so the others can finish (and with no human left the game closes)."""
         async with self._writing(match_id) as (m, state):
             seat = self.seat_of(m, user_id)
             if seat is None:
@@ -313,12 +400,21 @@ class Matches:
                 raise LobbyError("lobby.use_leave")
             if m.status != "active":
                 raise MatchOver()
+            read = m.version
+            event = Event("resigned", {"seat": seat})
+            if len(m.seats) == 2:
+                winner = 1 - seat
+                m.status = "finished"
+                m.meta = {
+                    **m.meta,
+                    "result": {"scores": [0, 0], "winners": [winner], "reason": "resignation"},
+                }
+                return await self._commit_moves(m, state, state, [event], [], read, acted=None, human=True)
             m.seats[seat].ai = True
-            events = [Event("resigned", {"seat": seat})]
+            m.seats[seat].level = None
             if not any(not s.ai for s in m.seats):
-                return await self._cancel(m, state, events[0], ended_by=user_id)
-            self._next_version(m)  # the seat changed hands: the board must be redrawn
-            return await self._after(m, state, events, [])
+                return await self._cancel(m, state, event, read, ended_by=user_id)
+            return await self._commit_moves(m, state, state, [event], [], read, acted=None, human=True)
 
     async def end(self, match_id: int, user_id: int, *, moderator: bool) -> Update:
         async with self._writing(match_id) as (m, state):
@@ -326,83 +422,145 @@ class Matches:
                 raise MatchOver()
             if not (user_id == m.host_id or moderator):
                 raise LobbyError("end.not_allowed")
-            return await self._cancel(m, state, Event("ended", {"by": user_id}), ended_by=user_id)
+            return await self._cancel(m, state, Event("ended", {"by": user_id}), m.version, ended_by=user_id)
 
-    async def _cancel(self, m: MatchRow, state: Any, event: Event, **meta: Any) -> Update:
+    async def _cancel(self, m: MatchRow, state: Any, event: Event, read: int, **meta: Any) -> Update:
         """Close a live match for good (ended, abandoned, expired, channel gone), saying why."""
         m.status = "cancelled"
-        m.meta = {**m.meta, **meta, "events": [event.dump()]}
-        self._next_version(m)
-        await self._commit(m, state, [])
+        m.meta = {**m.meta, **meta, "events": [event.dump()], "new_turn": []}
+        m.version += 1
+        m.public_version = m.version
+        await self._commit(m, state, [], read)
         return Update(m, state, [event])
+
+    async def discard_lobby(self, match_id: int) -> None:
+        """A lobby whose message could not be posted: close it so it never blocks its channel."""
+        async with self._writing(match_id) as (m, _):
+            if m.status == "lobby":
+                await self._cancel(m, None, Event("lobby_failed"), m.version)
 
     async def close_gone(self, match_id: int) -> None:
         """The match's channel was deleted: close it so it never blocks or fires again."""
         async with self._writing(match_id) as (m, state):
             if m.status in LIVE:
-                await self._cancel(m, state, Event("channel_gone"))
+                await self._cancel(m, state, Event("channel_gone"), m.version)
 
     async def close_channel(self, channel_id: int) -> int | None:
-        m = await self.store.live_in_channel(channel_id)
+        m = await self.live_in_channel(channel_id)
         if m is None:
             return None
         await self.close_gone(m.id)
         return m.id
 
-    # ---- timers --------------------------------------------------------------------------------
+    # ---- timers: rules timers, turn limits, computer seats ---------------------------------------
 
-    async def expire(self, match_id: int) -> Update | None:
-        """Deadline passed: a lobby closes; a waiting seat's turn is played by the computer."""
-        async with self._writing(match_id) as (m, state):
-            if m.deadline is None or m.deadline > self.now() + 0.001:
-                return None
-            if m.status == "lobby":
-                return await self._cancel(m, None, Event("lobby_expired"))
-            if m.status != "active":
-                return None
-            rules = rules_for(m.game)
-            events: list[Event] = []
-            logged: list[LoggedAction] = []
-            for seat in sorted(rules.to_move(state)):
-                m.seats[seat].away = True
-                events.append(Event("timeout", {"seat": seat}))
-                for _ in range(MAX_AUTO_STEPS):  # the computer finishes this seat's turn
-                    if seat not in rules.to_move(state):
-                        break
-                    action = await asyncio.to_thread(rules.computer_action, state, seat)
-                    state, more = rules.apply(state, seat, action)
-                    events.extend(more)
-                    logged.append(self._logged(m, seat, action, "timeout"))
-            return await self._after(m, state, events, logged)
+    async def tick(self, match_id: int) -> Update | None:
+        """Fire whatever is due, one step per commit, until nothing is; returns the last update."""
+        last = None
+        while not self._closing:
+            m, state = await self.get(match_id)
+            if m.status not in LIVE:
+                break
+            key = timers.due(m.timers, self.now())
+            if key is None:
+                break
+            decided = await self._decide(m, state, key)  # no lock held: a long search blocks nobody
+            async with self._writing(match_id) as (w, current):
+                if w.version != m.version:
+                    continue  # a click landed meanwhile: look again
+                last = await self._fire(w, current, key, decided)
+        return last
+
+    async def _decide(self, m: MatchRow, state: Any, key: str) -> list[str]:
+        """The computer's decisions a due timer needs (outside the lock, in the worker process)."""
+        name, _, seat_text = key.partition(":")
+        if m.status != "active" or not seat_text:
+            return []
+        seat = int(seat_text)
+        if name == "ai" and seat in rules_for(m.game).to_move(state):
+            return [await self.run(compute.choose, m.game, state, seat, self.level_of(m, seat))]
+        declared = {t.key: t for t in rules_for(m.game).timers(state)}
+        timer = declared.get(key)
+        if timer is not None and timer.action is None and timer.seat is not None:
+            return await self.run(compute.play_turn, m.game, state, timer.seat, self.level_of(m, timer.seat))
+        return []
+
+    async def _fire(self, m: MatchRow, state: Any, key: str, decided: list[str]) -> Update:
+        read = m.version
+        if key == timers.LOBBY_KEY:
+            return await self._cancel(m, None, Event("lobby_expired"), read)
+        rules = rules_for(m.game)
+        name, _, seat_text = key.partition(":")
+        timer = {t.key: t for t in rules.timers(state)}.get(key)
+        new, events, logged, acted = state, [], [], None
+        if name == "ai" and decided:
+            acted = int(seat_text)
+            new, events = rules.apply(state, acted, decided[0])
+            logged = [self._log(m, acted, decided[0], "computer")]
+        elif timer is not None and timer.action is not None:
+            new, events = rules.apply(state, SYSTEM, timer.action)
+            logged = [self._log(m, SYSTEM, timer.action, "timer")]
+        elif timer is not None and timer.seat is not None:  # a turn limit: the computer plays the turn
+            acted = timer.seat
+            m.seats[acted].away = True
+            events = [Event("timeout", {"seat": acted})]
+            for action in decided:
+                new, more = rules.apply(new, acted, action)
+                events.extend(more)
+                logged.append(self._log(m, acted, action, "timeout"))
+        else:  # a timer the state no longer declares: drop it (re-planned in the commit)
+            m.timers.pop(key, None)
+        return await self._commit_moves(m, state, new, events, logged, read, acted=acted, human=False)
 
     def _arm(self, m: MatchRow) -> None:
         task = self._timers.pop(m.id, None)
         if task is not None and task is not asyncio.current_task():
             task.cancel()
-        if m.deadline is not None and m.status in LIVE:
+        if m.deadline is not None and m.status in LIVE and not self._closing:
             self._timers[m.id] = asyncio.get_running_loop().create_task(self._timer(m.id, m.deadline))
 
     async def _timer(self, match_id: int, deadline: float) -> None:
         await asyncio.sleep(max(0.0, deadline - self.now()))
-        try:
-            update = await self.expire(match_id)
-        except EngineError:
-            return
-        except Exception:
-            log.exception("timer of match %s failed", match_id)
-            return
+        for attempt in range(10**9):
+            try:
+                update = await self.tick(match_id)
+                break
+            except MatchNotFound:
+                return
+            except Exception as err:  # retried with backoff, never dropped: no match is left stuck
+                wait = RETRY_SECONDS[min(attempt, len(RETRY_SECONDS) - 1)]
+                if isinstance(err, EngineError):
+                    log.warning("timer of match %s: %s; retrying in %ss", match_id, err.key, wait)
+                else:
+                    log.warning("timer of match %s failed (%r); retrying in %ss", match_id, err, wait)
+                await asyncio.sleep(wait)
         if update is not None and self.on_timer_update is not None:
             await self.on_timer_update(update)
 
-    async def recover(self) -> int:
-        """Reload every live match and re-arm its deadline (overdue ones fire at once)."""
-        live = await self.store.live_matches()
-        for m in live:
-            self._cache.pop(m.id, None)
-            self._arm(m)
-        return len(live)
+    async def recover(self, on_broken: Callable[[int, int | None], Awaitable[None]] | None = None) -> int:
+        """Re-arm every live match's timers (overdue ones fire at once). A match that cannot be
+        decoded is set aside (closed with the reason) and the others go on."""
+        count = 0
+        for mid in await self.store.live_ids():
+            self._cache.pop(mid, None)
+            try:
+                m, _ = await self.get(mid)
+            except Exception as err:
+                log.error("match %s cannot be decoded (%r): set aside", mid, err)
+                channel = await self.store.set_aside(mid, repr(err), self.now())
+                if on_broken is not None:
+                    await on_broken(mid, channel)
+                continue
+            if m.status == "active" and not m.timers:  # written before timers existed: plan them
+                async with self._writing(mid) as (w, state):
+                    await self._commit(w, state, [], w.version)
+            else:
+                self._arm(m)
+            count += 1
+        return count
 
     async def close(self) -> None:
+        self._closing = True
         for task in self._timers.values():
             task.cancel()
         for task in list(self._timers.values()):

@@ -77,6 +77,7 @@ EN_LABELS: dict[str, str] = {
     "turn": "Turn {n}",
     # inside the ring
     "game_over": "GAME OVER",
+    "game_ended": "GAME ENDED",
     "prompt_pick": "Pick symbols to set aside",
     "prompt_order": "Which hunter moves first?",
     "prompt_keep": "Keep one chip, give the other",
@@ -96,6 +97,7 @@ EN_LABELS: dict[str, str] = {
     "caption_order": "{name} chooses which hunter moves first",
     "caption_keep": "{name} keeps one chip and gives the other away",
     "caption_over": "Game over",
+    "caption_ended": "This game was ended before its finish",
     "caption_winner": "Game over: {names} wins",
     "caption_winners": "Game over: {names} win",
 }
@@ -153,6 +155,11 @@ def _chip_key(chip: Any) -> int | str:
 
 def _is_over(view: dict[str, Any]) -> bool:
     return bool(view.get("over")) or view.get("phase") == "over"
+
+
+def _is_ended(view: dict[str, Any]) -> bool:
+    """Ended before its finish (``/game end``): drawn without a prompt or a turn marker."""
+    return bool(view.get("ended")) and not _is_over(view)
 
 
 def _value_key(v: Any) -> int | str:
@@ -279,6 +286,11 @@ def _draw_centre(f: _Frame) -> None:
     view, d = f.view, f.d
     phase = view.get("phase")
     over = _is_over(view)
+    if _is_ended(view):
+        text, size = c.fit_size(f.label("game_ended"), 22, True, 240, 16)
+        c.text(d, (CX, CY - 95), text, size, c.RED, bold=True, anchor="mm")
+        _draw_dice(f, CY - 58)
+        return
     if over:
         text, size = c.fit_size(f.label("game_over"), 22, True, 240, 16)
         c.text(d, (CX, CY - 95), text, size, c.RED, bold=True, anchor="mm")
@@ -374,7 +386,7 @@ def _draw_players(f: _Frame) -> None:
     gap = 8 if used + 8 * (n - 1) <= avail else max(2, (avail - used) // max(1, n - 1))
     y = ROWS_Y
     for seat, items, pos, h in layout:
-        is_turn = not over and seat == current
+        is_turn = not over and not _is_ended(view) and seat == current
         hot = is_turn or (over and seat in winners)
         fill, outline = (c.HILITE, c.GOLD) if hot else (ROW, c.SAND_DARK)
         c.rounded_box(d, (PX0, y, PX1, y + h), 9, fill=fill, outline=outline, width=3 if hot else 1)
@@ -415,6 +427,8 @@ def _header_and_caption(f: _Frame, caption: str | None) -> None:
 
 
 def _default_caption(f: _Frame) -> str:
+    if _is_ended(f.view):
+        return f.label("caption_ended")
     if _is_over(f.view):
         winners = [_name(f, w) for w in f.view.get("winners") or []]
         if not winners:

@@ -90,8 +90,10 @@ def chip(size: int, key: int | str) -> Image.Image:
             return
         v = int(key)
         draw.ellipse(box, fill=CHIP_FILL[v], outline=c.INK, width=edge)
-        if v == 1:
-            _caterpillar(draw, r, r, r)
+        if v == 1:  # the worm, and its value where it can't be missed
+            _caterpillar(draw, r, r + 0.08 * r, r)
+            f = c.font(round(size * 0.36 * s), True)
+            draw.text((r - 0.4 * r, r - 0.42 * r), "1", font=f, fill=CHIP_INK[v], anchor="mm")
         else:
             f = c.font(round(size * 0.64 * s), True)
             draw.text((r, r + s * 0.5), str(v), font=f, fill=CHIP_INK[v], anchor="mm")

@@ -9,9 +9,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import GameBot
+from bot.delivery import NOT_SHOWN_KEYS, SHOWN
+from bot.games import UIS
 from bot.i18n import translator
 from bot.locales.en import MESSAGES as EN
-from bot.presenter import NOT_SHOWN_KEYS, SHOWN
 from engine.errors import EngineError, MatchNotFound
 
 
@@ -40,11 +41,16 @@ async def open_lobby(
     except EngineError as err:
         await bot.reply_engine_error(interaction, err)
         return
-    board = await bot.presenter.build(update.match, None)
-    response = await interaction.response.send_message(**board.kwargs(new=True))
-    message_id = response.message_id
-    if message_id is None:
-        message_id = (await interaction.original_response()).id
+    board = await bot.delivery.build(update.match, None)
+    try:
+        response = await interaction.response.send_message(**board.kwargs(new=True))
+        message_id = response.message_id
+        if message_id is None:
+            message_id = (await interaction.original_response()).id
+    except discord.HTTPException:
+        # nobody saw the lobby: close it, or an invisible lobby would block the channel
+        await bot.matches.discard_lobby(update.match.id)
+        raise
     await bot.matches.attach_message(update.match.id, message_id)
 
 
@@ -76,7 +82,7 @@ class Common(commands.GroupCog, group_name="game", group_description=desc("cmd.g
         await interaction.response.send_message(
             translator(interaction.locale)("done.resigned"), ephemeral=True
         )
-        await self.bot.presenter.refresh(mid)
+        await self.bot.delivery.sync(mid)
 
     @app_commands.command(name="end", description=desc("cmd.game.end"))
     async def end(self, interaction: discord.Interaction) -> None:
@@ -88,24 +94,31 @@ class Common(commands.GroupCog, group_name="game", group_description=desc("cmd.g
             await self.bot.reply_engine_error(interaction, err)
             return
         await interaction.response.send_message(translator(interaction.locale)("done.ended"), ephemeral=True)
-        await self.bot.presenter.refresh(mid)
+        await self.bot.delivery.sync(mid)
 
     @app_commands.command(name="board", description=desc("cmd.game.board"))
     async def board(self, interaction: discord.Interaction) -> None:
         if (mid := await self._live(interaction)) is None:
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        shown = await self.bot.presenter.refresh(mid, repost=True)
+        shown = await self.bot.delivery.refresh(mid, repost=True)
         key = "done.reposted" if shown == SHOWN else NOT_SHOWN_KEYS[shown]
         await interaction.followup.send(translator(interaction.locale)(key), ephemeral=True)
 
     @app_commands.command(name="rules", description=desc("cmd.game.rules"))
     @app_commands.describe(game=desc("opt.game"))
-    @app_commands.choices(game=[app_commands.Choice(name=EN[f"game.{g}"], value=g) for g in ("ugah",)])
-    async def rules(self, interaction: discord.Interaction, game: str) -> None:
-        await interaction.response.send_message(
-            translator(interaction.locale)(f"rules.{game}"), ephemeral=True
-        )
+    @app_commands.choices(game=[app_commands.Choice(name=EN[f"game.{g}"], value=g) for g in UIS])
+    async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        """Without a game: the one running in this channel, else the list of games."""
+        tr = translator(interaction.locale)
+        if game is None:
+            m = await self.bot.matches.live_in_channel(interaction.channel_id or 0)
+            game = m.game if m is not None else None
+        if game is None:
+            text = tr("rules.index", games="\n".join(f"• `/{g} start`: {tr(f'cmd.{g}')}" for g in UIS))
+        else:
+            text = tr(f"rules.{game}")
+        await interaction.response.send_message(text, ephemeral=True)
 
 
 async def setup(bot: GameBot) -> None:

@@ -1,39 +1,124 @@
-"""What a game's Discord face provides; the shared presenter and cogs need nothing else."""
+"""What a game's Discord face provides; the shared router, builders and delivery need nothing else.
+
+A game's UI builds its surfaces from a ``Ctx``: the committed row and state, the viewer, the
+translator and any display-only state carried by the click (a selected piece, a cursor). Controls are
+made through the Ctx, which stamps each one with the right kind and version, so a game never handles
+custom_ids or staleness itself.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import discord
 
+from bot.components import ActionButton, ActionSelect
 from bot.i18n import Translator
 from engine.core import Event
+from engine.registry import rules_for
 from engine.store import MatchRow
+
+PUBLIC, PRIVATE = "public", "private"
+
+
+@dataclass
+class Ctx:
+    m: MatchRow
+    state: Any
+    tr: Translator
+    seat: int | None = None  # the viewer of a private surface; None for the public message
+    display: str = ""  # display-only state from the click that asked for this surface
+
+    @property
+    def surface(self) -> str:
+        return PUBLIC if self.seat is None else PRIVATE
+
+    @property
+    def version(self) -> int:
+        return self.m.public_version if self.seat is None else self.m.seats[self.seat].version
+
+    @property
+    def names(self) -> list[str]:
+        """Seat names as typed (for images and alt text)."""
+        return [s.name for s in self.m.seats]
+
+    @property
+    def shown_names(self) -> list[str]:
+        """Seat names for message text: markdown stays literal."""
+        return [discord.utils.escape_markdown(n) for n in self.names]
+
+    def view(self) -> dict[str, Any]:
+        return rules_for(self.m.game).view(self.state, self.seat)
+
+    def legal(self, seat: int | None = None) -> list[str]:
+        seat = self.seat if seat is None else seat
+        return rules_for(self.m.game).legal_actions(self.state, seat) if seat is not None else []
+
+    def button(
+        self, action: str, label: str, style: Any = discord.ButtonStyle.primary, **kw: Any
+    ) -> ActionButton:
+        """A button that applies ``action`` (a game action code) for whoever clicks it."""
+        kind = "g" if self.seat is None else "p"
+        return ActionButton(kind, self.m.id, self.version, action, label=label, style=style, **kw)
+
+    def display_button(
+        self, display: str, label: str, style: Any = discord.ButtonStyle.secondary, **kw: Any
+    ) -> ActionButton:
+        """A button that only redraws this surface with ``display`` as its display state: it commits
+        nothing, and the state lives in the custom_id, so it survives a restart."""
+        kind = "v" if self.seat is None else "w"
+        return ActionButton(kind, self.m.id, self.version, display, label=label, style=style, **kw)
+
+    def select(self, arg: str, options: list[discord.SelectOption], **kw: Any) -> ActionSelect:
+        kind = "s" if self.seat is None else "q"
+        return ActionSelect(kind, self.m.id, self.version, arg, options=options, **kw)
+
+
+@dataclass
+class Surface:
+    """A private surface's content: text, controls, and optionally an image."""
+
+    content: str
+    items: list[discord.ui.Item[Any]] = field(default_factory=list)
+    draw: Callable[[], bytes] | None = None
+    filename: str = "view.png"
+    alt: str = ""
 
 
 class GameUI(Protocol):
     game: str
     image_name: str
+    # Where each seat's private surface lives: "dm" (a DM per seat, with the panel as fallback when
+    # DMs are closed) or "panel" (an ephemeral reply from the public message's hand button).
+    private: str
+    hand_emoji: str
 
     def option_text(self, options: dict[str, Any], tr: Translator) -> str: ...
 
-    def controls(self, m: MatchRow, state: Any, tr: Translator) -> list[discord.ui.Item[Any]]:
-        """The public message's game controls (the shared presenter adds the 'my hand' button)."""
+    def controls(self, ctx: Ctx) -> list[discord.ui.Item[Any]]:
+        """The public message's game controls (the shared builder adds the hand button)."""
+
+    def private_surface(self, ctx: Ctx) -> Surface:
+        """The private surface of ``ctx.seat``, from ``rules.view(state, seat)`` only."""
 
     def select_action(self, arg: str, values: Sequence[str]) -> str:
         """Turn a select's chosen values into an action code (validated by the rules)."""
 
-    def event_lines(self, events: list[Event], names: list[str], tr: Translator) -> list[str]: ...
+    def event_lines(self, events: list[Event], ctx: Ctx) -> list[str]:
+        """Message lines for public events: every line about a human, one line per computer turn."""
 
-    def caption(self, events: list[Event], names: list[str], tr: Translator) -> str | None:
-        """One line for the image's banner: the latest thing worth reading that the image doesn't show."""
+    def caption(self, events: list[Event], ctx: Ctx) -> str | None:
+        """One line for the image's banner: the turn's result the image doesn't show."""
 
-    def status_line(self, m: MatchRow, state: Any, names: list[str], tr: Translator) -> str: ...
+    def status_line(self, ctx: Ctx) -> str:
+        """Whose move it is and what they decide (or the result when over)."""
 
-    def alt_text(self, view: dict[str, Any], names: list[str], tr: Translator) -> str: ...
+    def alt_text(self, view: dict[str, Any], ctx: Ctx) -> str: ...
 
-    def render(self, view: dict[str, Any], names: list[str], caption: str | None, tr: Translator) -> bytes:
-        """PNG bytes; called in a worker thread."""
-
-    def hand(self, state: Any, seat: int, names: list[str], tr: Translator) -> str: ...
+    def render(
+        self, view: dict[str, Any], names: list[str], caption: str | None, tr: Translator, display: str = ""
+    ) -> bytes:
+        """PNG bytes of the public view (with the display state of a display-only click, if any);
+        called in a worker thread."""

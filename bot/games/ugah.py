@@ -1,5 +1,7 @@
 """Ugah Ugah! on Discord: buttons per die symbol, a multi-select to name several at once,
-move-order and keep/give buttons, texts built only from public views and public events."""
+move-order and keep/give buttons, texts built only from public views and public events. The private
+panel (My chips) shows a seat's chips and, in Uncertain hunting, offers the keep choice with the
+face-down values that only the active player may see."""
 
 from __future__ import annotations
 
@@ -9,11 +11,11 @@ from typing import Any
 
 import discord
 
-from bot.components import ActionButton, ActionSelect
+from bot.games.base import Ctx, Surface
+from bot.games.common import story_lines
 from bot.i18n import Translator, translator
 from engine.core import Event
-from engine.games.ugah import RULES
-from engine.store import MatchRow
+from engine.games.ugah import RULES, simulate_moves
 from render.ugah import EN_LABELS, render_ugah
 
 ORDER = ("dinosaur", "mammoth", "bird", "mm", "bb")
@@ -41,134 +43,171 @@ def _image_labels(tr: Translator) -> dict[str, str]:
 class UgahUI:
     game = "ugah"
     image_name = "ugah.png"
+    private = "panel"
+    hand_emoji = "🎒"
 
     def option_text(self, options: dict[str, Any], tr: Translator) -> str:
         variant = tr(f"ugah.variant.{options.get('variant', 'basic')}")
         rolling = tr(f"ugah.rolling.{options.get('rolling', 'multi')}")
         return f"{variant} · {rolling}"
 
-    def controls(self, m: MatchRow, state: Any, tr: Translator) -> list[discord.ui.Item[Any]]:
-        seat = state.current
-        legal = RULES.legal_actions(state, seat)
+    def controls(self, ctx: Ctx) -> list[discord.ui.Item[Any]]:
+        state, tr = ctx.state, ctx.tr
+        legal = ctx.legal(state.current)
         items: list[discord.ui.Item[Any]] = []
-
-        def button(
-            action: str, label: str, style: Any = discord.ButtonStyle.primary, **kw: Any
-        ) -> ActionButton:
-            return ActionButton("g", m.id, m.version, action, label=label, style=style, **kw)
-
         if state.phase == "pick":
             counts = Counter(state.rolled)
             present = [s for s in ORDER if counts[s]]
             for sym in present:
                 if f"pick.{sym}" in legal:
-                    items.append(
-                        button(f"pick.{sym}", f"{tr('ugah.sym.' + sym)} ×{counts[sym]}", emoji=EMOJI[sym])
-                    )
+                    label = f"{tr('ugah.sym.' + sym)} ×{counts[sym]}"
+                    items.append(ctx.button(f"pick.{sym}", label, emoji=EMOJI[sym]))
             if len(present) > 1 and not state.single:
                 options = [
                     discord.SelectOption(label=f"{tr('ugah.sym.' + s)} ×{counts[s]}", value=s, emoji=EMOJI[s])
                     for s in present
                 ]
+                placeholder = tr("ugah.pick.several")
                 items.append(
-                    ActionSelect(
-                        m.id,
-                        m.version,
-                        "pick",
-                        options=options,
-                        min_values=1,
-                        max_values=len(present),
-                        placeholder=tr("ugah.pick.several"),
-                        row=1,
+                    ctx.select(
+                        "pick", options, min_values=1, max_values=len(present), placeholder=placeholder, row=1
                     )
                 )
         elif state.phase == "order":
             for hunter in ("mm", "bb"):
-                items.append(button(f"first.{hunter}", tr(f"ugah.first.{hunter}"), emoji=EMOJI[hunter]))
-        elif state.phase == "keep":
-            public = RULES.view(state, None)["pending"]
-            names = [s.name for s in m.seats]
-            for i, action in enumerate(a for a in legal if a.startswith("keep.")):
-                _, kept, to = action.split(".")
-                given = "bb" if kept == "mm" else "mm"
-                label = tr(
-                    "ugah.keep",
-                    keep=tr(f"ugah.short.{kept}"),
-                    keep_chip=_chip(tr, public[f"{kept}_v"]),
-                    give=tr(f"ugah.short.{given}"),
-                    give_chip=_chip(tr, public[f"{given}_v"]),
-                    name=names[int(to)],
+                items.append(
+                    ctx.button(f"first.{hunter}", self._order_label(ctx, hunter), emoji=EMOJI[hunter])
                 )
-                items.append(button(action, label[:80], style=discord.ButtonStyle.success, row=i // 2))
+        elif state.phase == "keep":
+            items.extend(self._keep_buttons(ctx, legal))
         return items
+
+    @staticmethod
+    def _order_label(ctx: Ctx, hunter: str) -> str:
+        """What each order leads to, from the board everyone sees (R24-R26)."""
+        tr, view = ctx.tr, ctx.view()
+        s = ctx.state
+        a, b = s.aside.count("mm"), s.aside.count("bb")
+        path = [None if c["taken"] else c for c in view["path"]]
+        mm, bb, _ = simulate_moves(path, s.mm, s.bb, a, b, hunter == "mm")
+        if mm == bb:
+            result = tr("ugah.first.same", chip=_chip(tr, path[mm]["v"]))
+        else:
+            result = tr("ugah.first.result", mm=_chip(tr, path[mm]["v"]), bb=_chip(tr, path[bb]["v"]))
+        return f"{tr(f'ugah.first.{hunter}')} · {result}"[:80]
+
+    def _keep_buttons(self, ctx: Ctx, legal: list[str]) -> list[discord.ui.Item[Any]]:
+        """Keep/give buttons labelled from the viewer's own view: the public message never shows a
+        face-down value, the active player's panel does."""
+        tr = ctx.tr
+        pending = ctx.view()["pending"]
+        items: list[discord.ui.Item[Any]] = []
+        for i, action in enumerate(a for a in legal if a.startswith("keep.")):
+            _, kept, to = action.split(".")
+            given = "bb" if kept == "mm" else "mm"
+            label = tr(
+                "ugah.keep",
+                keep=tr(f"ugah.short.{kept}"),
+                keep_chip=_chip(tr, pending[f"{kept}_v"]),
+                give=tr(f"ugah.short.{given}"),
+                give_chip=_chip(tr, pending[f"{given}_v"]),
+                name=ctx.names[int(to)],
+            )
+            items.append(ctx.button(action, label[:80], style=discord.ButtonStyle.success, row=i // 2))
+        return items
+
+    def private_surface(self, ctx: Ctx) -> Surface:
+        state, seat = ctx.state, ctx.seat
+        assert seat is not None
+        text = self.hand(state, seat, ctx.names, ctx.tr)
+        items: list[discord.ui.Item[Any]] = []
+        if state.phase == "keep" and state.current == seat:
+            items = self._keep_buttons(ctx, ctx.legal())
+        return Surface(text, items)
 
     def select_action(self, arg: str, values: Sequence[str]) -> str:
         if arg != "pick" or not values:
             return f"{arg}.invalid"
         return "pick." + ".".join(sorted(set(values), key=lambda v: ORDER.index(v) if v in ORDER else 99))
 
-    def event_lines(self, events: list[Event], names: list[str], tr: Translator) -> list[str]:
-        lines = []
-        for e in events:
-            if not e.visible_to(None):
-                continue
-            d = e.data
-            name = names[d["seat"]] if "seat" in d else ""
-            if e.kind == "rolled":
-                faces = " ".join(EMOJI[f] for f in [*d["faces"]])
-                lines.append(tr("ugah.ev.rolled", name=name, faces=faces))
-            elif e.kind == "set_aside":
-                syms = ", ".join(tr("ugah.sym." + s) for s in d["symbols"])
-                lines.append(tr("ugah.ev.set_aside", name=name, symbols=syms, count=d["count"]))
-            elif e.kind == "spoils":
-                key = "ugah.ev.spoils_from" if d.get("from") is not None else "ugah.ev.spoils"
-                victim = names[d["from"]] if d.get("from") is not None else ""
-                lines.append(tr(key, name=name, animal=tr("ugah.sym." + d["animal"]), victim=victim))
-            elif e.kind == "moved":
-                key = "ugah.ev.moved_forfeit" if d.get("forfeited") else "ugah.ev.moved"
-                lines.append(
-                    tr(
-                        key,
-                        hunter=tr("ugah.sym." + d["hunter"]),
-                        steps=d["steps"],
-                        forfeited=d.get("forfeited", 0),
-                    )
-                )
-            elif e.kind == "chip_taken":
-                lines.append(tr("ugah.ev.taken", name=name, chip=_chip(tr, d.get("value"))))
-            elif e.kind == "chip_given":
-                lines.append(
-                    tr(
-                        "ugah.ev.given",
-                        giver=names[d["from"]],
-                        receiver=names[d["to"]],
-                        chip=_chip(tr, d.get("value")),
-                    )
-                )
-            elif e.kind in ("timeout", "resigned", "started"):
-                lines.append(tr(f"ev.{e.kind}", name=name))
-        return lines
+    def _line(self, e: Event, names: list[str], tr: Translator) -> str | None:
+        d = e.data
+        name = names[d["seat"]] if "seat" in d else ""
+        if e.kind == "rolled":
+            faces = " ".join(EMOJI[f] for f in [*d["faces"]])
+            return tr("ugah.ev.rolled", name=name, faces=faces)
+        if e.kind == "set_aside":
+            syms = ", ".join(tr("ugah.sym." + s) for s in d["symbols"])
+            return tr("ugah.ev.set_aside", name=name, symbols=syms, count=d["count"])
+        if e.kind == "spoils":
+            key = "ugah.ev.spoils_from" if d.get("from") is not None else "ugah.ev.spoils"
+            victim = names[d["from"]] if d.get("from") is not None else ""
+            return tr(key, name=name, animal=tr("ugah.sym." + d["animal"]), victim=victim)
+        if e.kind == "moved":
+            steps = d["steps"]
+            key = "ugah.ev.moved_forfeit" if d.get("forfeited") else "ugah.ev.moved"
+            hunter = tr("ugah.sym." + d["hunter"])
+            return tr(key, hunter=hunter, steps=tr("ugah.steps", n=steps) if steps != 1 else tr("ugah.step"),
+                      forfeited=d.get("forfeited", 0))  # fmt: skip
+        if e.kind == "chip_taken":
+            return tr("ugah.ev.taken", name=name, chip=_chip(tr, d.get("value")))
+        if e.kind == "chip_given":
+            return tr(
+                "ugah.ev.given",
+                giver=names[d["from"]],
+                receiver=names[d["to"]],
+                chip=_chip(tr, d.get("value")),
+            )
+        return None
 
-    def caption(self, events: list[Event], names: list[str], tr: Translator) -> str | None:
-        # the throw itself is drawn on the board; emoji lines would not render in the image font
-        lines = self.event_lines([e for e in events if e.kind != "rolled"], names, tr)
+    @staticmethod
+    def _actor(e: Event) -> int | None:
+        d = e.data
+        return d.get("seat", d.get("from")) if e.kind != "moved" else None
+
+    @staticmethod
+    def _is_result(e: Event) -> bool:
+        return e.kind in ("spoils", "chip_taken", "chip_given")
+
+    def event_lines(self, events: list[Event], ctx: Ctx) -> list[str]:
+        return story_lines(
+            [e for e in events if e.visible_to(None)],
+            ctx,
+            line=lambda e: self._line(e, ctx.shown_names, ctx.tr),
+            actor=self._actor,
+            is_result=self._is_result,
+        )
+
+    def caption(self, events: list[Event], ctx: Ctx) -> str | None:
+        """The turn's result (chip taken, timeout, winner), not its last micro-step; the throw itself
+        is drawn on the board (and emoji would not render in the image font)."""
+        if ctx.m.status == "finished":
+            return None  # the renderer's own caption names the winners
+        public = [e for e in events if e.visible_to(None)]
+        results = [e for e in public if self._is_result(e) or e.kind == "timeout"]
+        if results:
+            last = results[-1]
+            if last.kind == "timeout":
+                return ctx.tr("ev.timeout", name=ctx.names[last.data["seat"]])
+            return self._line(last, ctx.names, ctx.tr)
+        lines = [t for e in public if e.kind != "rolled" and (t := self._line(e, ctx.names, ctx.tr))]
         return lines[-1] if lines else None
 
-    def status_line(self, m: MatchRow, state: Any, names: list[str], tr: Translator) -> str:
+    def status_line(self, ctx: Ctx) -> str:
+        state, names, tr = ctx.state, ctx.shown_names, ctx.tr
         outcome = RULES.outcome(state)
         if outcome is not None:
             scores = ", ".join(f"{names[i]} {s}" for i, s in enumerate(outcome.scores))
             winners = " & ".join(names[w] for w in outcome.winners)
             return tr("ugah.status.over", winners=winners, scores=scores)
         pending = RULES.view(state, None)["pending"]
-        if pending and None in (
-            pending["mm_v"],
-            pending["bb_v"],
-        ):  # face-down chips: only My chips shows them
+        if pending and None in (pending["mm_v"], pending["bb_v"]):  # face-down chips: the panel shows them
             return tr("ugah.status.keep_hidden", name=names[state.current])
-        return tr(f"ugah.status.{state.phase}", name=names[state.current])
+        phase = "pick_single" if state.phase == "pick" and state.single else state.phase
+        return tr(f"ugah.status.{phase}", name=names[state.current])
 
-    def alt_text(self, view: dict[str, Any], names: list[str], tr: Translator) -> str:
+    def alt_text(self, view: dict[str, Any], ctx: Ctx) -> str:
+        names, tr = ctx.names, ctx.tr
         path = view["path"]
         between = [c for j, c in enumerate(path) if view["mm"] < j < view["bb"] and not c["taken"]]
         shown = [str(c["v"]) for c in between if c["v"] is not None]
@@ -178,11 +217,17 @@ class UgahUI:
             for a, h in view["spoils"].items()
         )
         stashes = ", ".join(f"{names[i]} {n}" for i, n in enumerate(view["stash_sizes"]))
+
+        def where(pos: int) -> str:  # places as a player counts them, not internal indexes
+            return (
+                tr("ugah.alt.at_start") if pos < 0 or pos >= len(path) else tr("ugah.alt.at_chip", n=pos + 1)
+            )
+
         parts = [
             tr(
                 "ugah.alt.head",
-                mm=view["mm"],
-                bb=view["bb"],
+                mm=where(view["mm"]),
+                bb=where(view["bb"]),
                 left=len(between),
                 values=" ".join(shown) or "-",
                 hidden=hidden,
@@ -196,18 +241,21 @@ class UgahUI:
             tr("ugah.alt.stashes", stashes=stashes),
         ]
         if view["over"]:
-            parts.append(
-                tr(
-                    "ugah.alt.scores",
-                    scores=", ".join(f"{names[i]} {s}" for i, s in enumerate(view["scores"])),
-                )
-            )
+            scores = ", ".join(f"{names[i]} {s}" for i, s in enumerate(view["scores"]))
+            parts.append(tr("ugah.alt.scores", scores=scores))
+        elif view.get("ended"):
+            parts.append(tr("ugah.alt.ended"))
         else:
             parts.append(tr("ugah.alt.turn", name=names[view["current"]]))
         return " ".join(parts)[:1024]
 
     def render(
-        self, view: dict[str, Any], names: list[str], caption: str | None, tr: Translator | None = None
+        self,
+        view: dict[str, Any],
+        names: list[str],
+        caption: str | None,
+        tr: Translator | None = None,
+        display: str = "",
     ) -> bytes:
         """PNG bytes in the language of ``tr`` (English without one); runs in a worker thread."""
         labels = _image_labels(tr or translator(None))
@@ -226,13 +274,8 @@ class UgahUI:
         ]
         held = [a for a, h in view["spoils"].items() if h == seat]
         if held:
-            lines.append(
-                tr(
-                    "ugah.hand.spoils",
-                    cards=", ".join(tr("ugah.sym." + a) for a in held),
-                    points=3 * len(held),
-                )
-            )
+            cards = ", ".join(tr("ugah.sym." + a) for a in held)
+            lines.append(tr("ugah.hand.spoils", cards=cards, points=3 * len(held)))
         pending = view["pending"]
         if pending and view["current"] == seat:
             lines.append(

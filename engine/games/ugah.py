@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from engine.core import Event, Option, Outcome, Seat
+from engine.core import Choice, Event, Outcome, Seat, Timer
 from engine.errors import BadActionCode, IllegalAction, MatchOver, NotYourTurn
 from engine.games.ugah_data import (
     ANIMALS,
@@ -264,9 +264,9 @@ class UgahRules:
     name = "ugah"
     min_players = 2
     max_players = 4
-    options = (Option("variant", VARIANTS), Option("rolling", ROLLING))
+    options = (Choice("variant", VARIANTS), Choice("rolling", ROLLING))
 
-    def setup(self, n_players: int, seed: int, options: dict[str, str]) -> UgahState:
+    def setup(self, n_players: int, seed: int, options: dict[str, Any]) -> UgahState:
         variant = options.get("variant", VARIANTS[0])
         rolling = options.get("rolling", ROLLING[0])
         if (
@@ -322,10 +322,9 @@ class UgahRules:
         _run(t, ev)
         return t, ev
 
-    def computer_action(self, s: UgahState, seat: Seat) -> str:
-        from engine.games import ugah_ai  # late import: the AI imports this module
-
-        return ugah_ai.choose(s, seat)
+    def timers(self, s: UgahState) -> list[Timer]:
+        """One turn limit per decision of the seat to move (the match's ``turn_seconds``)."""
+        return [] if s.phase == "over" else [Timer("turn", seat=s.current, per_move=True)]
 
     def outcome(self, s: UgahState) -> Outcome | None:
         if s.phase != "over":

@@ -186,6 +186,27 @@ def _keep_value(plan: _Plan, s: UgahState, act: str) -> tuple[float, bool]:
     return plan.utility(pts, not open_stretch(plan.path, s.mm, s.bb)), int(to) == preferred
 
 
+class UgahComputer:
+    """``normal`` plays the exact plan above; ``easy`` names symbols at random (a seeded choice, so a
+    replayed match makes the same moves)."""
+
+    levels = ("normal", "easy")
+
+    def choose(self, s: UgahState, seat: Seat, level: str = "normal") -> str:
+        if level == "easy":
+            legal = RULES.legal_actions(s, seat)
+            if not legal:
+                raise MatchOver() if s.phase == "over" else NotYourTurn(seat=seat)
+            return Rng(s.rng ^ (seat + 1)).choice(legal)
+        return choose(s, seat)
+
+    def think_seconds(self, s: UgahState, seat: Seat, level: str) -> float:
+        return 0.0
+
+
+COMPUTER = UgahComputer()
+
+
 # ---- measurement -------------------------------------------------------------------------------------
 
 

@@ -9,7 +9,12 @@ import discord
 
 
 def public_messages(channel: Any) -> list[discord.Message]:
-    return [m for m in channel.history() if not m.flags.ephemeral]
+    """Public messages, without the turn pings (replies to the board)."""
+    return [m for m in channel.history() if not m.flags.ephemeral and m.reference is None]
+
+
+def pings(channel: Any) -> list[discord.Message]:
+    return [m for m in channel.history() if not m.flags.ephemeral and m.reference is not None]
 
 
 def board(channel: Any) -> discord.Message:
@@ -53,7 +58,7 @@ async def open_and_start(env: Any, channel: Any, players: list[Any], *, ai: int 
         r = await p.click(board(channel), custom_id=button_id(board(channel), "join", "l"))
         assert not r.ephemeral
     for _ in range(ai):
-        await host.click(board(channel), custom_id=button_id(board(channel), "ai", "l"))
+        await host.click(board(channel), custom_id=button_id(board(channel), "ai.normal", "l"))
     await host.click(board(channel), custom_id=button_id(board(channel), "start", "l"))
     assert lobby.id == board(channel).id
     return int(button_id(board(channel), "hand", "h").split(":")[1])
@@ -90,3 +95,13 @@ def forge_first_button(env: Any, channel: Any, custom_id: str) -> None:
     previous board, or a hand-crafted interaction, sends whatever custom_id it likes."""
     stored = env.backend.get_message(channel.id, board(channel).id)
     stored.components[0]["components"][0]["custom_id"] = custom_id
+
+
+async def restart(env: Any, bot_factory: Any, **kwargs: Any) -> Any:
+    """Stop the running bot as a process exit would (timers, database, its instance lock), then
+    start a new bot on the same database file. Returns the old bot."""
+    old = env.bot
+    await old.matches.close()
+    await old.store.close()
+    await env.restart_bot(bot_factory(**kwargs))
+    return old

@@ -27,7 +27,7 @@ async def assert_in_line(env, channel, mid):
     """The database equals its replay and the channel shows the latest committed state."""
     m, state = await env.bot.matches.get(mid)
     assert await env.bot.matches.replay(mid) == state
-    expected = await env.bot.presenter.build(m, state)
+    expected = await env.bot.delivery.build(m, state)
     assert board(channel).content == expected.content
     assert board(channel).id == m.message_id
     assert [a.description for a in board(channel).attachments] == [expected.alt], "the image is current too"
@@ -117,8 +117,8 @@ async def test_channel_deleted_while_the_bot_was_away_is_closed_at_start_up(simc
     await old.matches.close()
     old.on_guild_channel_delete = _ignore  # the old process is "down": it must not see the deletion
     env.backend.delete_channel(channel.id)
-    await env.restart_bot(bot_factory())
     await old.store.close()
+    await env.restart_bot(bot_factory())
     m, _ = await env.bot.matches.get(mid)
     assert m.status == "cancelled"
 

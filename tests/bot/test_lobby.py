@@ -18,7 +18,7 @@ async def test_lobby_shows_seats_and_buttons(simcord_env):
     assert not r.ephemeral
     msg = board(channel)
     assert "Ugah Ugah!" in msg.content and "Uncertain hunting" in msg.content and "alice" in msg.content
-    assert [c.split(":")[3] for c in custom_ids(msg, "l:")] == ["join", "leave", "ai", "start", "cancel"]
+    assert [c.split(":")[3] for c in custom_ids(msg, "l:")] == ["join", "leave", "start", "cancel", "ai.normal", "ai.easy"]
     await click_lobby(bob, channel, "join")
     assert "bob" in board(channel).content and "(2/4" in board(channel).content
 
@@ -55,10 +55,10 @@ async def test_leave_and_add_ai(simcord_env):
     await click_lobby(bob, channel, "join")
     await click_lobby(bob, channel, "leave")
     assert "bob" not in board(channel).content
-    r = await click_lobby(bob, channel, "ai")
+    r = await click_lobby(bob, channel, "ai.normal")
     assert r.ephemeral and "Only the host" in r.response.content
-    await click_lobby(alice, channel, "ai")
-    assert "Computer 1 (computer)" in board(channel).content
+    await click_lobby(alice, channel, "ai.normal")
+    assert "Computer 1 (computer" in board(channel).content
     await click_lobby(alice, channel, "start")
     assert board(channel).attachments, "the lobby became the game message"
 

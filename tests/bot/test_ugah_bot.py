@@ -7,6 +7,7 @@ import random
 import pytest
 
 from bot.client import create_bot
+from bot.delivery import rendered
 from engine.games.ugah import RULES
 from tests.bot.concurrent import concurrent_clicks
 from tests.bot.helpers import (
@@ -17,6 +18,7 @@ from tests.bot.helpers import (
     open_and_start,
     play_one,
     public_messages,
+    restart,
     setup_table,
 )
 
@@ -60,10 +62,7 @@ async def test_restart_mid_game_old_buttons_keep_working(simcord_env, bot_factor
         await play_one(env, channel, players, mid, rng)
     before_msg = board(channel)
     _, before_state = await env.bot.matches.get(mid)
-    old = env.bot
-    await env.restart_bot(bot_factory())
-    await old.matches.close()
-    await old.store.close()
+    await restart(env, bot_factory)
     _, after_state = await env.bot.matches.get(mid)
     assert after_state == before_state
     # a button on the message posted by the old bot process still works
@@ -93,8 +92,8 @@ async def test_uncertain_variant_never_shows_face_down_values(simcord_env):
             twin.path[i] = 7 - twin.path[i] if twin.path[i] != 1 else 6
         for stash in twin.stashes:  # stash contents are private too (only their sizes are public)
             stash[:] = [7 - v for v in stash]
-        twin_board = await (await env.bot.presenter.build(m, twin)).rendered()
-        real_board = await (await env.bot.presenter.build(m, state)).rendered()
+        twin_board = await rendered(await env.bot.delivery.build(m, twin))
+        real_board = await rendered(await env.bot.delivery.build(m, state))
         assert twin_board.content == real_board.content == msg.content
         assert twin_board.alt == real_board.alt
         assert twin_board.png == real_board.png
@@ -128,7 +127,8 @@ async def test_next_click_after_a_failed_edit_shows_the_latest_board(simcord_env
     mid = await open_and_start(env, channel, players)
     rng = random.Random(12)
     env.inject_error("POST", "/interactions/*/callback", status=503, times=1)
-    env.inject_error("PATCH", "/channels/*/messages/*", status=500, times=1)
+    # the edit fails, and so does the retry that follows every commit
+    env.inject_error("PATCH", "/channels/*/messages/*", status=500, times=2)
     version = (await env.bot.matches.get(mid))[0].version
     result = await play_one(env, channel, players, mid, rng)
     assert "saved" in result.response.content and result.ephemeral, "the player is told"
@@ -138,7 +138,7 @@ async def test_next_click_after_a_failed_edit_shows_the_latest_board(simcord_env
     # the next click comes from the stale board: refused as stale, and the board is brought in line
     r = await play_one(env, channel, players, mid, rng)
     assert r.ephemeral and "moved on" in r.response.content
-    expected = await env.bot.presenter.build(m, state)
+    expected = await env.bot.delivery.build(m, state)
     assert board(channel).content == expected.content != stale_content
     assert await env.bot.matches.replay(mid) == state
     r = await play_one(env, channel, players, mid, rng)
@@ -152,10 +152,7 @@ async def test_turn_timer_survives_a_restart(simcord_env, bot_factory):
     _, state = await env.bot.matches.get(mid)
     turn = state.turn
     await env.advance_time(20)
-    old = env.bot
-    await env.restart_bot(bot_factory())
-    await old.matches.close()
-    await old.store.close()
+    await restart(env, bot_factory)
     await env.advance_time(45)
     _, state = await env.bot.matches.get(mid)
     assert state.turn > turn

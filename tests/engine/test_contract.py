@@ -7,17 +7,35 @@ import random
 
 import pytest
 
+from engine import options as typed_options
+from engine.core import SYSTEM, Choice, Flag, Integer
 from engine.errors import EngineError
-from engine.registry import GAMES
+from engine.registry import COMPUTERS, GAMES
 
 GAME_NAMES = sorted(GAMES)
 
 
-def options_for(rules, rng: random.Random) -> dict[str, str]:
-    return {o.name: rng.choice(o.choices) for o in rules.options}
+def options_for(rules, rng: random.Random) -> dict[str, object]:
+    """A random valid value for every option (integers near their default: a bound like a 999-turn
+    draw limit would make playouts needlessly long)."""
+    out: dict[str, object] = {}
+    for o in rules.options:
+        if isinstance(o, Choice):
+            out[o.name] = rng.choice(o.choices)
+        elif isinstance(o, Flag):
+            out[o.name] = rng.random() < 0.5
+        elif isinstance(o, Integer):
+            out[o.name] = rng.randint(max(o.low, o.default - 2), min(o.high, o.default + 2))
+    return typed_options.resolve(rules.options, out)
+
+
+def timer_actions(rules, state) -> list[str]:
+    """Actions the rules' own timers would take now (applied as the SYSTEM seat)."""
+    return [t.action for t in rules.timers(state) if t.action is not None]
 
 
 def playout(rules, seed: int, max_steps: int = 5000):
+    """Random legal moves by random seats to move; now and then a declared timer runs out."""
     rng = random.Random(seed)
     n = rng.randint(rules.min_players, rules.max_players)
     options = options_for(rules, rng)
@@ -27,8 +45,12 @@ def playout(rules, seed: int, max_steps: int = 5000):
         movers = sorted(rules.to_move(state))
         if not movers:
             return n, options, state, log
-        seat = rng.choice(movers)
-        action = rng.choice(rules.legal_actions(state, seat))
+        timed = timer_actions(rules, state)
+        if timed and rng.random() < 0.05:
+            seat, action = SYSTEM, rng.choice(timed)
+        else:
+            seat = rng.choice(movers)
+            action = rng.choice(rules.legal_actions(state, seat))
         state, _events = rules.apply(state, seat, action)
         log.append((seat, action))
     raise AssertionError(f"no end after {max_steps} steps")
@@ -78,29 +100,36 @@ def test_every_legal_action_applies_and_dump_load_round_trips(game):
 )
 def test_illegal_or_malformed_actions_raise_and_change_nothing(game, bad):
     rules = GAMES[game]
-    state = rules.setup(rules.min_players, 5, {})
+    state = rules.setup(rules.min_players, 5, typed_options.resolve(rules.options, {}))
     before = rules.dump(state)
     seat = sorted(rules.to_move(state))[0]
     with pytest.raises(EngineError):
         rules.apply(state, seat, bad)
-    other = (seat + 1) % rules.min_players
-    with pytest.raises(EngineError):
-        rules.apply(state, other, rules.legal_actions(state, seat)[0])
+    idle = [s for s in range(rules.max_players) if s not in rules.to_move(state)] + [rules.max_players + 3]
+    for other in idle:  # a seat that may not act now (or does not exist) is refused
+        with pytest.raises(EngineError):
+            rules.apply(state, other, rules.legal_actions(state, seat)[0])
+    for action in timer_actions(rules, state):  # the rules' timer actions are the SYSTEM seat's alone
+        with pytest.raises(EngineError):
+            rules.apply(state, seat, action)
     assert rules.dump(state) == before
 
 
 @pytest.mark.parametrize("game", GAME_NAMES)
 def test_computer_actions_are_legal(game):
-    rules = GAMES[game]
-    for seed in range(5):
-        state = rules.setup(rules.max_players, seed, {})
-        for _ in range(300):
+    rules, computer = GAMES[game], COMPUTERS[game]
+    for seed in range(3):
+        level = computer.levels[seed % len(computer.levels)]
+        state = rules.setup(rules.max_players, seed, typed_options.resolve(rules.options, {}))
+        for _ in range(120):
             movers = sorted(rules.to_move(state))
             if not movers:
                 break
-            action = rules.computer_action(state, movers[0])
-            assert action in rules.legal_actions(state, movers[0])
-            state, _ = rules.apply(state, movers[0], action)
+            seat = movers[seed % len(movers)]
+            assert computer.think_seconds(state, seat, level) >= 0
+            action = computer.choose(state, seat, level)
+            assert action in rules.legal_actions(state, seat)
+            state, _ = rules.apply(state, seat, action)
 
 
 @pytest.mark.parametrize("game", GAME_NAMES)

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from engine.compute import run_inline
 from engine.errors import ChannelBusy, LobbyError, NotInMatch, NotYourTurn, StaleAction
 from engine.games.ugah import RULES
 from engine.match import Matches
@@ -26,7 +27,7 @@ async def engine(tmp_path):
     store = Store(str(tmp_path / "m.db"))
     await store.open()
     clock = Clock()
-    matches = Matches(store, clock, turn_seconds=60)
+    matches = Matches(store, clock, turn_seconds=60, run=run_inline)
     yield matches, clock, tmp_path
     await matches.close()
     await store.close()
@@ -82,9 +83,11 @@ async def test_committed_state_equals_replay_and_survives_a_new_process(engine):
         await move(matches, mid, rng)
     m, state = await matches.get(mid)
     assert await matches.replay(mid) == state
+    await matches.close()
+    await matches.store.close()  # the process ends; a new one opens the file
     store2 = Store(str(tmp_path / "m.db"))
     await store2.open()
-    fresh = Matches(store2, clock)
+    fresh = Matches(store2, clock, run=run_inline)
     m2, state2 = await fresh.get(mid)
     assert (m2.version, state2) == (m.version, state)
     await fresh.close()
@@ -130,10 +133,11 @@ async def test_overdue_deadline_fires_on_recovery(engine):
     _, state = await matches.get(mid)
     turn = state.turn
     await matches.close()  # the process "dies"; its timers with it
+    await matches.store.close()
     clock.t += 3600
     store2 = Store(str(tmp_path / "m.db"))
     await store2.open()
-    fresh = Matches(store2, clock)
+    fresh = Matches(store2, clock, run=run_inline)
     assert await fresh.recover() == 1
     for _ in range(200):  # the re-armed timer fires at once; wait for its commit
         m2, state2 = await fresh.get(mid)
@@ -164,7 +168,7 @@ async def test_backup_copies_a_consistent_database(engine):
 
 async def test_bad_options_are_refused_when_the_lobby_opens(engine):
     matches, _, _ = engine
-    for options in ({"variant": "hard"}, {"rolling": ""}, {"variant": None}):
+    for options in ({"variant": "hard"}, {"rolling": ""}, {"variant": 3}):
         with pytest.raises(LobbyError) as err:
             await matches.open_lobby("ugah", 1, 12, 100, "alice", options)
         assert err.value.key == "lobby.bad_option"

@@ -77,7 +77,7 @@ def playout(
         assert RULES.to_move(s) == frozenset({seat})
         legal = RULES.legal_actions(s, seat)
         assert legal and all(RULES.legal_actions(s, o) == [] for o in range(n) if o != seat)
-        act = RULES.computer_action(s, seat) if seat in ai_seats else rng.choice(legal)
+        act = ugah_ai.COMPUTER.choose(s, seat, "normal") if seat in ai_seats else rng.choice(legal)
         assert act in legal
         if rng.below(4) == 0:
             check_illegal(s, rng)

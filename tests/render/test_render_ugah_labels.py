@@ -79,7 +79,10 @@ def _views() -> list[tuple[dict[str, Any], list[str]]]:
     nobody.update(winners=[], stashes=[[], []], spoils={})
     waiting = copy.deepcopy(start)  # a phase the renderer has no words for, dice set aside
     waiting.update(phase="waiting", aside=["mm", "bone"], rolled=[])
+    ended = copy.deepcopy(mid)  # /game end: drawn as ended, without prompt or turn marker
+    ended["ended"] = True
     return [
+        (ended, names4),
         (start, ["", *names3[1:]]),  # seat 0 without a name: "Player 1"
         (mid, names4),
         (keep, names_keep),
@@ -118,6 +121,17 @@ def test_each_label_shows(key: str) -> None:
     assert any(
         render_ugah(view, names, labels=changed) != render_ugah(view, names) for view, names in _views()
     ), f"label {key!r} is drawn nowhere"
+
+
+def test_an_ended_game_asks_for_no_move() -> None:
+    """Issue 8.2: after /game end the image shows no prompt and no player to move."""
+    view, names, _ = mid_view()
+    ended = {**view, "ended": True}
+    for key in ("prompt_pick", "caption_pick", "caption_turn"):
+        changed = {**EN_LABELS, key: "Q" + EN_LABELS[key]}
+        assert render_ugah(ended, names, labels=changed) == render_ugah(ended, names)
+    other = {**ended, "current": (view["current"] + 1) % len(names)}  # no turn marker to move
+    assert render_ugah(other, names) == render_ugah(ended, names)
 
 
 def test_custom_labels_show() -> None:

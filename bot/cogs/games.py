@@ -1,0 +1,86 @@
+"""One slash group per registered game (``/ugah start``, ``/ugah rules``...), built from the game's
+typed options in the registry: its choices, bounds and defaults are declared once, in the rules."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.client import GameBot
+from bot.cogs.common import desc, open_lobby
+from bot.games import UIS
+from bot.i18n import translator
+from bot.locales.en import MESSAGES as EN
+from engine import options
+from engine.core import Choice, Flag, Integer, Option
+from engine.registry import rules_for
+
+
+def _annotation(option: Option) -> Any:
+    if isinstance(option, Integer):
+        return app_commands.Range[int, option.low, option.high]
+    if isinstance(option, Flag):
+        return bool
+    return str
+
+
+def option_description(game: str, option: Option) -> app_commands.locale_str:
+    key = f"opt.{game}.{option.name}"
+    return desc(key if key in EN else f"opt.{option.name}")
+
+
+def start_command(bot: GameBot, game: str) -> app_commands.Command[Any, Any, Any]:
+    declared = options.declared(rules_for(game).options)
+
+    async def start(interaction: discord.Interaction, **chosen: Any) -> None:
+        await open_lobby(bot, interaction, game, {k: v for k, v in chosen.items() if v is not None})
+
+    start.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [
+            inspect.Parameter(
+                "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
+            )
+        ]
+        + [
+            inspect.Parameter(o.name, inspect.Parameter.KEYWORD_ONLY, annotation=_annotation(o), default=None)
+            for o in declared
+        ]
+    )
+    start.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
+        o.name: option_description(game, o) for o in declared
+    }
+    start.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]
+        o.name: [app_commands.Choice(name=EN[f"{game}.{o.name}.{c}"], value=c) for c in o.choices]
+        for o in declared
+        if isinstance(o, Choice)
+    }
+    return app_commands.Command(name="start", description=desc(f"cmd.{game}.start"), callback=start)
+
+
+def rules_command(game: str) -> app_commands.Command[Any, Any, Any]:
+    async def rules(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(
+            translator(interaction.locale)(f"rules.{game}"), ephemeral=True
+        )
+
+    return app_commands.Command(name="rules", description=desc("cmd.game.rules"), callback=rules)
+
+
+def game_group(bot: GameBot, game: str) -> app_commands.Group:
+    group = app_commands.Group(name=game, description=desc(f"cmd.{game}"))
+    group.add_command(start_command(bot, game))
+    group.add_command(rules_command(game))
+    return group
+
+
+async def setup(bot: GameBot) -> None:
+    for game in UIS:
+        bot.tree.add_command(game_group(bot, game))
+
+
+async def teardown(bot: GameBot) -> None:
+    for game in UIS:
+        bot.tree.remove_command(game)

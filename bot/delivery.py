@@ -1,0 +1,281 @@
+"""Puts committed matches on screen and keeps every surface in line with the database: the public
+channel message, each seat's DM (or the ephemeral panel when DMs are closed), and the turn ping.
+
+Renders run in a low-priority thread pool; a surface never shows an older version over a newer one;
+the board is posted again when its message is gone; a click is answered on the surface it came from.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import messages
+from bot.games import UIS
+from bot.i18n import translator
+from bot.messages import Board
+from engine.store import LIVE, MatchRow
+
+if TYPE_CHECKING:
+    from bot.client import GameBot
+
+log = logging.getLogger(__name__)
+
+UNKNOWN_CHANNEL = 10003
+DMS_CLOSED = 50007
+# what became of an attempt to show a board, and what to tell the person who caused it
+SHOWN, FAILED, FORBIDDEN, GONE = "shown", "failed", "forbidden", "gone"
+NOT_SHOWN_KEYS = {
+    FAILED: "error.not_shown",
+    FORBIDDEN: "error.missing_permissions",
+    GONE: "error.channel_gone",
+}
+
+
+def _background_priority() -> None:
+    """Render threads yield the CPU to the event loop's thread: on 2 cores a busy render thread could
+    delay other handlers by a scheduler time slice (measured in bench: loop delay p99)."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+
+
+RENDER_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render", initializer=_background_priority)
+
+
+async def off_loop(fn: Callable[[], bytes]) -> bytes:
+    """Run CPU-heavy drawing in the render pool (Pillow releases the GIL for most of it)."""
+    return await asyncio.get_running_loop().run_in_executor(RENDER_POOL, fn)
+
+
+async def rendered(board: Board) -> Board:
+    if board.draw is not None and board.png is None:
+        board.png = await off_loop(board.draw)
+    return board
+
+
+async def quiet(coro: Any) -> None:
+    try:
+        await coro
+    except discord.HTTPException as err:
+        log.warning("discord call failed: %s", err)
+
+
+class Delivery:
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._shown: dict[int, int] = {}  # match -> public version on screen
+        self._dm_shown: dict[tuple[int, int], int] = {}  # (match, seat) -> seat version in the DM
+        self._pings: dict[int, int] = {}  # match -> the current turn ping message
+        self._pinged: dict[int, int] = {}  # match -> the version whose new turn was pinged
+
+    def lock(self, match_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(match_id, asyncio.Lock())
+
+    # ---- building -------------------------------------------------------------------------------
+
+    async def board_for(self, match_id: int) -> tuple[MatchRow, Board]:
+        m, state = await self.bot.matches.get(match_id)
+        tr = messages.tr_for(m)
+        if m.status == "lobby":
+            return m, messages.lobby(m, tr)
+        if m.state is None:
+            return m, messages.closed_lobby(m, tr)
+        return m, messages.game(m, state)
+
+    async def build(self, m: MatchRow, state: Any) -> Board:
+        """The public board of a committed match (tests compare what is shown with it)."""
+        tr = messages.tr_for(m)
+        if m.status == "lobby":
+            return messages.lobby(m, tr)
+        return messages.game(m, state)
+
+    # ---- answering clicks -------------------------------------------------------------------------
+
+    async def respond(self, interaction: discord.Interaction, match_id: int) -> None:
+        """Answer a click on the public message with the latest committed state: text and controls at
+        once in the interaction response, then the new image through the interaction's webhook, so
+        the next player can act while the image is still being drawn and uploaded."""
+        async with self.lock(match_id):
+            m, board = await self.board_for(match_id)
+            answered = False
+            on_board = interaction.message is not None and interaction.message.id == m.message_id
+            if on_board and not interaction.response.is_done():
+                try:
+                    await interaction.response.edit_message(**board.kwargs(image=board.draw is None))
+                    answered = True
+                except discord.HTTPException as err:
+                    log.warning(
+                        "match %s: answering the click failed (%s); editing the message", match_id, err
+                    )
+            await rendered(board)
+            shown = SHOWN
+            if (answered and board.draw is None) or (
+                answered and await self._webhook_image(interaction, board, match_id)
+            ):
+                self._shown[match_id] = m.public_version
+            else:
+                shown = await self._put(m, board)
+                if shown == SHOWN and not interaction.response.is_done():
+                    await quiet(interaction.response.defer())
+        if shown != SHOWN:
+            await self.bot.reply_error(interaction, NOT_SHOWN_KEYS[shown])
+        await self.sync(match_id)
+
+    async def _webhook_image(self, interaction: discord.Interaction, board: Board, match_id: int) -> bool:
+        try:
+            await interaction.edit_original_response(attachments=board.files())
+            return True
+        except discord.HTTPException as err:
+            log.warning("match %s: sending the image failed (%s); editing the message", match_id, err)
+            return False
+
+    async def respond_private(
+        self, interaction: discord.Interaction, match_id: int, seat: int, display: str = ""
+    ) -> None:
+        """Answer a click on a seat's private surface by redrawing that surface in place; the public
+        message and other surfaces follow only if they changed."""
+        m, state = await self.bot.matches.get(match_id)
+        board = await rendered(messages.private(m, state, seat, translator(interaction.locale), display))
+        if not interaction.response.is_done():
+            await interaction.response.edit_message(**board.kwargs())
+        if interaction.message is not None and interaction.message.id == m.seats[seat].dm_message:
+            self._dm_shown[(match_id, seat)] = m.seats[seat].version
+        await self.sync(match_id)
+
+    async def respond_display(self, interaction: discord.Interaction, match_id: int, display: str) -> None:
+        """A display-only click on the public message (select a piece, then its destination): the
+        message is redrawn with that display state; nothing is committed or written."""
+        m, state = await self.bot.matches.get(match_id)
+        board = await rendered(messages.game(m, state, display))
+        await interaction.response.edit_message(**board.kwargs())
+
+    async def open_panel(self, interaction: discord.Interaction, match_id: int, seat: int) -> None:
+        """The hand button: this seat's private surface as an ephemeral reply (the panel, and the
+        fallback for a seat whose DMs are closed)."""
+        m, state = await self.bot.matches.get(match_id)
+        board = await rendered(messages.private(m, state, seat, translator(interaction.locale)))
+        await interaction.response.send_message(**board.kwargs(new=True), ephemeral=True)
+
+    # ---- keeping surfaces in line ------------------------------------------------------------------
+
+    async def sync(self, match_id: int) -> None:
+        """After any commit: the public message if its view moved on, the turn ping, and every DM
+        surface whose seat's version moved on."""
+        await self.refresh(match_id)
+        m, state = await self.bot.matches.get(match_id)
+        await self._ping(m)
+        if UIS[m.game].private == "dm" and state is not None:
+            for seat, info in enumerate(m.seats):
+                human = not info.ai and info.user_id is not None and info.dm != 0
+                if human and self._dm_shown.get((match_id, seat), -1) < info.version:
+                    await self._deliver_dm(match_id, seat)
+
+    async def refresh(self, match_id: int, *, repost: bool = False) -> str:
+        """Bring the channel message in line with the database (timers, restarts, /game board).
+        With ``repost`` the board is posted anew at the bottom of the channel, then the old one removed."""
+        async with self.lock(match_id):
+            m, board = await self.board_for(match_id)
+            if not repost and self._shown.get(match_id, -1) >= m.public_version:
+                return SHOWN
+            old = m.message_id
+            shown = await self._put(m, await rendered(board), new=repost)
+            if repost and shown == SHOWN and old is not None:
+                await quiet(self.bot.get_partial_messageable(m.channel_id).get_partial_message(old).delete())
+            return shown
+
+    async def _put(self, m: MatchRow, board: Board, *, new: bool = False) -> str:
+        channel = self.bot.get_partial_messageable(m.channel_id)
+        try:
+            if m.message_id is not None and not new:
+                try:
+                    await channel.get_partial_message(m.message_id).edit(**board.kwargs())
+                    self._shown[m.id] = m.public_version
+                    return SHOWN
+                except discord.NotFound as err:
+                    if err.code == UNKNOWN_CHANNEL:
+                        raise
+                    log.info("match %s: board message is gone; posting a new one", m.id)
+            msg = await channel.send(**board.kwargs(new=True))
+        except discord.Forbidden as err:
+            log.warning("match %s: missing permissions to show the board (%s)", m.id, err)
+            return FORBIDDEN
+        except discord.NotFound as err:
+            if err.code == UNKNOWN_CHANNEL and m.status in LIVE:
+                await self.bot.matches.close_gone(m.id)
+            return GONE
+        except discord.HTTPException as err:
+            log.warning("match %s: could not show the board (%s)", m.id, err)
+            return FAILED
+        await self.bot.matches.attach_message(m.id, msg.id)
+        self._shown[m.id] = m.public_version
+        return SHOWN
+
+    async def _ping(self, m: MatchRow) -> None:
+        """Tell the players whose turn just began, once per turn: a small message that mentions only
+        them (edits never notify), replacing the match's previous ping."""
+        line = messages.mention_line(m, messages.tr_for(m))
+        if line is None or self._pinged.get(m.id) == m.version:
+            if m.status not in LIVE:
+                await self._drop_ping(m)
+            return
+        self._pinged[m.id] = m.version
+        text, users = line
+        channel = self.bot.get_partial_messageable(m.channel_id)
+        board = (
+            discord.MessageReference(message_id=m.message_id, channel_id=m.channel_id, fail_if_not_exists=False)
+            if m.message_id is not None
+            else None
+        )
+        mentions = discord.AllowedMentions(users=[discord.Object(u) for u in users], replied_user=False)
+        try:  # a reply to the board: one click jumps to it
+            msg = await channel.send(text, allowed_mentions=mentions, reference=board)
+        except discord.HTTPException as err:
+            log.warning("match %s: turn ping failed: %s", m.id, err)
+            return
+        await self._drop_ping(m)
+        self._pings[m.id] = msg.id
+
+    async def _drop_ping(self, m: MatchRow) -> None:
+        old = self._pings.pop(m.id, None)
+        if old is not None:
+            await quiet(self.bot.get_partial_messageable(m.channel_id).get_partial_message(old).delete())
+
+    async def _deliver_dm(self, match_id: int, seat: int) -> None:
+        """Send or edit a seat's DM surface; DMs closed (50007) -> the seat uses the panel instead."""
+        m, state = await self.bot.matches.get(match_id)
+        info = m.seats[seat]
+        board = await rendered(messages.private(m, state, seat, messages.tr_for(m)))
+        try:
+            if info.dm and info.dm_message:
+                dm = self.bot.get_partial_messageable(info.dm, type=discord.ChannelType.private)
+                await dm.get_partial_message(info.dm_message).edit(**board.kwargs())
+            else:
+                assert info.user_id is not None
+                channel = await self.bot.create_dm(discord.Object(info.user_id))
+                msg = await channel.send(**board.kwargs(new=True))
+                await self.bot.matches.attach_dm(match_id, seat, channel.id, msg.id)
+        except discord.Forbidden as err:
+            if err.code != DMS_CLOSED:
+                log.warning("match %s: DM to seat %s refused: %s", match_id, seat, err)
+            await self.bot.matches.attach_dm(match_id, seat, 0, None)
+            self._shown.pop(match_id, None)  # the public message now offers this seat the panel
+            await self.refresh(match_id)
+            return
+        except discord.NotFound:  # the DM message was deleted: send a new one
+            await self.bot.matches.attach_dm(match_id, seat, info.dm or 0, None)
+            if info.dm_message is not None:
+                await self._deliver_dm(match_id, seat)
+            return
+        except discord.HTTPException as err:
+            log.warning("match %s: DM to seat %s failed: %s", match_id, seat, err)
+            return
+        self._dm_shown[(match_id, seat)] = m.seats[seat].version

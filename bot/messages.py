@@ -1,0 +1,179 @@
+"""Pure builders: a committed match in, the content of a message out (text, controls, how to draw its
+image). Nothing here talks to Discord; bot.delivery puts the results on screen."""
+
+from __future__ import annotations
+
+import functools
+import io
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.components import ActionButton
+from bot.games import UIS
+from bot.games.base import Ctx
+from bot.i18n import Translator, translator
+from engine.core import Event
+from engine.registry import computer_for, rules_for
+from engine.store import MatchRow
+
+MAX_CONTENT = 2000
+
+
+@dataclass
+class Board:
+    """One message's worth, sendable several times (a discord.File is single-use). The image is drawn
+    lazily, in a worker thread, so the text and controls can go out before it is ready."""
+
+    content: str
+    view: discord.ui.View | None
+    draw: Callable[[], bytes] | None = None
+    filename: str = "board.png"
+    alt: str = ""
+    png: bytes | None = None
+
+    def files(self) -> list[discord.File]:
+        if self.png is None:
+            return []
+        return [discord.File(io.BytesIO(self.png), filename=self.filename, description=self.alt)]
+
+    def kwargs(self, *, new: bool = False, image: bool = True) -> dict[str, Any]:
+        """``image=False`` leaves the message's current image in place (text and controls only)."""
+        out: dict[str, Any] = {"content": self.content, "view": self.view}
+        if new:
+            out["files"] = self.files()
+            if self.view is None:
+                out.pop("view")
+        elif image:
+            out["attachments"] = self.files()
+        return out
+
+
+def tr_for(m: MatchRow) -> Translator:
+    return translator(m.meta.get("locale") or m.options.get("locale"))
+
+
+def _view_of(items: list[discord.ui.Item[Any]]) -> discord.ui.View | None:
+    if not items:
+        return None
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view
+
+
+def lobby(m: MatchRow, tr: Translator) -> Board:
+    rules = rules_for(m.game)
+    ui = UIS[m.game]
+    seats = "\n".join(
+        f"{i + 1}. {discord.utils.escape_markdown(s.name)}"
+        + (f" ({tr('lobby.computer')}: {tr(f'level.{s.level}')})" if s.ai else "")
+        + (f" · {tr('lobby.host')}" if s.user_id == m.host_id else "")
+        for i, s in enumerate(m.seats)
+    )
+    content = tr(
+        "lobby.text",
+        title=tr(f"game.{m.game}"),
+        options=ui.option_text(m.options, tr),
+        seats=seats,
+        n=len(m.seats),
+        min=rules.min_players,
+        max=rules.max_players,
+    )
+    items: list[discord.ui.Item[Any]] = []
+    for op, style in (
+        ("join", discord.ButtonStyle.success),
+        ("leave", discord.ButtonStyle.secondary),
+        ("start", discord.ButtonStyle.primary),
+        ("cancel", discord.ButtonStyle.danger),
+    ):
+        items.append(ActionButton("l", m.id, m.version, op, label=tr(f"lobby.{op}"), style=style, row=0))
+    levels = computer_for(m.game).levels
+    for level in levels:  # Add AI offers the game's levels (one button when there is one level)
+        label = tr("lobby.ai") if len(levels) == 1 else tr("lobby.ai_level", level=tr(f"level.{level}"))
+        items.append(ActionButton("l", m.id, m.version, f"ai.{level}", label=label, row=1))
+    return Board(content, _view_of(items))
+
+
+def closed_lobby(m: MatchRow, tr: Translator) -> Board:
+    events = m.meta.get("events", [])
+    key = "lobby.expired" if events and events[0]["kind"] == "lobby_expired" else "lobby.cancelled"
+    return Board(tr(key, title=tr(f"game.{m.game}")), None)
+
+
+def _name(m: MatchRow, user_id: Any) -> str:
+    for s in m.seats:
+        if s.user_id == user_id:
+            return discord.utils.escape_markdown(s.name)
+    return "?"
+
+
+def _status(ctx: Ctx) -> str:
+    m, tr = ctx.m, ctx.tr
+    if m.status == "cancelled":
+        return tr("match.ended", name=_name(m, m.meta.get("ended_by")))
+    if m.status == "broken":
+        return tr("match.broken")
+    status = UIS[m.game].status_line(ctx)
+    result = m.meta.get("result")
+    if result and result.get("reason") == "resignation":
+        winners = result["winners"]
+        status = tr("match.resigned_win", name=" & ".join(ctx.shown_names[w] for w in winners))
+    due = [t for k, t in m.timers.items() if not k.startswith("ai:")]
+    if m.status == "active" and due:
+        status += " " + tr("match.due", when=f"<t:{int(min(due))}:R>")
+    return status
+
+
+def game(m: MatchRow, state: Any, display: str = "") -> Board:
+    """The public message of a started match: title, the story since the last human move, status,
+    controls, and the board image drawn from the public view (an ended game is drawn as ended)."""
+    tr = tr_for(m)
+    ui = UIS[m.game]
+    ctx = Ctx(m, state, tr, display=display)
+    events = [Event.load(e) for e in m.meta.get("events", [])]
+    lines = ui.event_lines(events, ctx)
+    status = _status(ctx)
+    head = f"**{tr(f'game.{m.game}')}** · {ui.option_text(m.options, tr)}"
+    closed = [tr("match.dm_closed", name=ctx.shown_names[i]) for i, s in enumerate(m.seats) if s.dm == 0]
+    content = "\n".join([head, *lines, *closed, f"**{status}**"])
+    while len(content) > MAX_CONTENT and len(lines) > 1:  # keep the latest lines
+        lines = lines[1:]
+        content = "\n".join([head, "…", *lines, *closed, f"**{status}**"])
+    view = rules_for(m.game).view(state, None)
+    if m.status != "active":
+        view = {**view, "ended": True}  # no prompt, no turn marker on a game that is over or ended
+    caption = ui.caption(events, ctx)
+    if m.status == "cancelled":
+        caption = tr("match.ended_caption")
+    items: list[discord.ui.Item[Any]] = []
+    if m.status == "active":
+        items = list(ui.controls(ctx))
+        hand = tr(f"button.hand.{m.game}")
+        items.append(ActionButton("h", m.id, 0, "hand", label=hand, emoji=ui.hand_emoji, row=4))
+    draw = functools.partial(ui.render, view, ctx.names, caption, tr, display)
+    return Board(content[:MAX_CONTENT], _view_of(items), draw, ui.image_name, ui.alt_text(view, ctx))
+
+
+def private(m: MatchRow, state: Any, seat: int, tr: Translator, display: str = "") -> Board:
+    """A seat's private surface (DM or ephemeral panel), from that seat's view only."""
+    ctx = Ctx(m, state, tr, seat=seat, display=display)
+    surface = UIS[m.game].private_surface(ctx)
+    items = surface.items if m.status == "active" else []
+    return Board(surface.content[:MAX_CONTENT], _view_of(items), surface.draw, surface.filename, surface.alt)
+
+
+def mention_line(m: MatchRow, tr: Translator) -> tuple[str, list[int]] | None:
+    """The ping for humans whose turn just began (once per turn, never per click), with their time."""
+    seats = [s for s in m.meta.get("new_turn", []) if 0 <= s < len(m.seats) and not m.seats[s].ai]
+    if m.status != "active" or not seats:
+        return None
+    users = [m.seats[s].user_id for s in seats if m.seats[s].user_id is not None]
+    due = [t for k, t in m.timers.items() if not k.startswith("ai:")]
+    when = f"<t:{int(min(due))}:R>" if due else ""
+    text = tr(
+        "match.your_turn", mentions=" ".join(f"<@{u}>" for u in users), game=tr(f"game.{m.game}"), when=when
+    )
+    return text, [u for u in users if u is not None]

@@ -1,0 +1,77 @@
+"""Computer players run in a process pool: a search that holds the GIL for seconds must not stall
+the event loop (measured in bench: loop delay p99 while a search runs). States are plain dataclasses,
+so they pickle; the worker imports the registry itself."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from engine.core import Seat
+
+MAX_AUTO_STEPS = 1000  # guard against a computer that never hands the turn back
+
+_pool: ProcessPoolExecutor | None = None
+
+
+def _worker_init() -> None:
+    with contextlib.suppress(OSError):
+        os.nice(5)  # the event loop's process keeps priority on a small machine
+
+
+def pool() -> ProcessPoolExecutor:
+    global _pool
+    if _pool is None:
+        # spawn, not fork: the bot process has threads (aiosqlite, render pool) that fork would copy mid-lock
+        ctx = multiprocessing.get_context("spawn")
+        _pool = ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=_worker_init)
+    return _pool
+
+
+def shutdown() -> None:
+    global _pool
+    if _pool is not None:
+        _pool.shutdown(wait=False, cancel_futures=True)
+        _pool = None
+
+
+def choose(game: str, state: Any, seat: Seat, level: str) -> str:
+    from engine.registry import computer_for
+
+    return computer_for(game).choose(state, seat, level)
+
+
+def play_turn(game: str, state: Any, seat: Seat, level: str) -> list[str]:
+    """The computer finishes ``seat``'s turn for an absent player: every decision until it is no
+    longer that seat's move (checked by applying each one)."""
+    from engine.registry import computer_for, rules_for
+
+    rules, computer = rules_for(game), computer_for(game)
+    actions = []
+    for _ in range(MAX_AUTO_STEPS):
+        if seat not in rules.to_move(state):
+            return actions
+        action = computer.choose(state, seat, level)
+        state, _ = rules.apply(state, seat, action)
+        actions.append(action)
+    raise RuntimeError(f"{game}: the computer did not end seat {seat}'s turn")
+
+
+async def run(fn: Any, *args: Any) -> Any:
+    """``fn(*args)`` in the worker process; a pool that died (a killed worker) is replaced once."""
+    loop = asyncio.get_running_loop()
+    try:
+        return await loop.run_in_executor(pool(), fn, *args)
+    except BrokenProcessPool:
+        shutdown()
+        return await loop.run_in_executor(pool(), fn, *args)
+
+
+async def run_inline(fn: Any, *args: Any) -> Any:
+    """``fn(*args)`` on the calling thread: for engine tests and benchmarks that measure the rules."""
+    return fn(*args)

@@ -1,0 +1,220 @@
+"""Computer player for Honga: a greedy turn planner over a hand-tuned evaluation.
+
+The AI first *redacts* the state to what its seat may know (R45): pile orders, the Rng, every
+pending card and the other seats' disks and cards are replaced by fixed placeholders, so two states
+that look the same to the seat give the same choice (and nothing secret can leak into it).
+
+``evaluate`` values a seat's position in points: score plus what its food, water, mammoths, tusk,
+mountain step and bonus cards are worth, minus HONGA on its board; the utility is that minus half
+the best opponent's value. In the last round only points count (and raw materials as tie-break).
+
+- ``easy``: for every placement, plays the rest of the turn greedily (the action that raises the
+  utility most, until none does) and keeps the placement that ends best; then acts greedily.
+- ``medium``: the same placement search, but every later decision looks one action further: each
+  candidate is followed by the greedy completion of the turn (one-step policy improvement).
+
+Ties are broken by a tiny noise seeded from public facts (turn, seat), so the choice is a pure
+function of (state, seat, level) and picklable module-level objects are all it needs.
+"""
+
+from __future__ import annotations
+
+from engine.core import Seat
+from engine.errors import MatchOver, NotYourTurn
+from engine.games import honga as H
+from engine.games.honga_data import DISKS, GREY, RED
+from engine.games.honga_turn import HongaState, clone
+from engine.rng import Rng
+
+FOOD_V, WATER_V = 0.9, 0.4
+BOARD_MAMMOTH_V, HERD_MAMMOTH_V, TUSK_V = 3.0, 3.3, 2.5
+STEP_V = (0.0, 0.8, 1.7, 2.6, 3.6)  # value of standing on mountain steps 0-4
+HONGA_V = -1.6
+CARD_V = {
+    "vp2": 2.0,
+    "buyvp": 0.8,
+    "lucky": 1.2,
+    "loc": 1.4,
+    "coc": 1.7,
+    "chase": 0.6,
+    "extra": 0.7,
+    "swap": 0.4,
+    "frugal": 1.0,
+    "barter": 1.2,
+}
+PENDING_V = 1.1  # an unseen card: about the mean of the above
+OPPONENT_WEIGHT = 0.5
+MAX_STEPS = 14  # a turn never has more decisions than hands + 2 cards; this is a safety cap
+
+
+def redact(s: HongaState, seat: Seat) -> HongaState:
+    """The state as ``seat`` may know it: hidden parts replaced by placeholders (R45)."""
+    t = clone(s)
+    t.rng = 0
+    for pile in (t.piles[GREY], t.piles[RED], t.trade_pile, t.bonus_pile):
+        pile.sort()
+    for other in range(t.n):
+        t.pending[other] = ["vp2"] * len(t.pending[other])
+        if other != seat:
+            t.cards[other] = ["vp2"] * len(t.cards[other])
+            if t.disk[other] is not None:
+                t.disk[other] = 0
+    return t
+
+
+def evaluate(s: HongaState, seat: Seat, endgame: bool) -> float:
+    """What ``seat``'s position is worth in points (see the module docstring)."""
+    res = s.res[seat]
+    if endgame:
+        return s.scores[seat] + 0.01 * sum(res)
+    v = float(s.scores[seat])
+    v += FOOD_V * (res[0] + res[1] + res[2]) + WATER_V * res[3]
+    v -= 0.3 * (max(res[:3]) - min(res[:3]))  # a lopsided larder cannot lure or pay mixed trades
+    v += BOARD_MAMMOTH_V * s.board[seat] + HERD_MAMMOTH_V * s.herd.count(seat)
+    v += TUSK_V if s.tusk == seat else 0.0
+    v += STEP_V[min(s.steps[seat], 4)]
+    v += sum(CARD_V.get(c, 1.0) for c in s.cards[seat]) + PENDING_V * len(s.pending[seat])
+    v += HONGA_V if s.honga == seat else 0.0
+    return v
+
+
+def utility(s: HongaState, seat: Seat, endgame: bool) -> float:
+    mine = evaluate(s, seat, endgame)
+    others = [evaluate(s, x, endgame) for x in range(s.n) if x != seat]
+    return mine - OPPONENT_WEIGHT * max(others)
+
+
+def _step(s: HongaState, code: str) -> HongaState:
+    """Apply a code taken from ``legal`` (no re-validation: this is the AI's inner loop)."""
+    t = clone(s)
+    kind, args = H.parse_action(code)
+    H._apply(t, kind, args, [])
+    return t
+
+
+def _candidates(s: HongaState) -> list[str]:
+    """Everything worth trying now: declining is what ``end`` does for all hands at once."""
+    return [c for c in H.legal(s, s.current) if c != "end" and not c.startswith("skip.")]
+
+
+class _Planner:
+    def __init__(self, seat: Seat, endgame: bool, turn: int) -> None:
+        self.seat, self.endgame = seat, endgame
+        self.rng = Rng(turn * 7919 + seat)
+
+    def u(self, s: HongaState) -> float:
+        return utility(s, self.seat, self.endgame)
+
+    def noisy(self, value: float) -> float:
+        return value + self.rng.below(1000) * 1e-9  # seeded tie-break
+
+    def greedy(self, s: HongaState) -> tuple[str | None, float]:
+        """The single action that raises the utility most, or (None, current) if none does."""
+        base = self.u(s)
+        best, best_v = None, base + 1e-6
+        for code in _candidates(s):
+            v = self.noisy(self.u(_step(s, code)))
+            if v > best_v:
+                best, best_v = code, v
+        return best, max(base, best_v)
+
+    def rollout(self, s: HongaState) -> float:
+        """Utility after finishing this turn greedily (stops before ``end``)."""
+        for _ in range(MAX_STEPS):
+            if s.phase != "act":
+                break
+            code, _ = self.greedy(s)
+            if code is None:
+                break
+            s = _step(s, code)
+        return self.u(s)
+
+    def place(self, s: HongaState) -> str:
+        codes = H.legal(s, s.current)
+        return max(codes, key=lambda c: self.noisy(self.rollout(_step(s, c))))
+
+    def act_easy(self, s: HongaState) -> str:
+        code, _ = self.greedy(s)
+        return code or "end"
+
+    def act_medium(self, s: HongaState) -> str:
+        best, best_v = "end", self.u(s) + 1e-6
+        for code in _candidates(s):
+            v = self.noisy(self.rollout(_step(s, code)))
+            if v > best_v:
+                best, best_v = code, v
+        return best
+
+
+def _keep(s: HongaState) -> str:
+    """EXTRA_DISK: keep the disk whose hands are most concentrated (big trades, fast climbs)."""
+    a, b = (DISKS[d][1] for d in s.drawn)
+    return "keep.0" if sorted(a, reverse=True) >= sorted(b, reverse=True) else "keep.1"
+
+
+class HongaComputer:
+    """``medium`` (the default, also playing for absent seats) is the stronger level."""
+
+    levels = ("medium", "easy")
+
+    def choose(self, s: HongaState, seat: Seat, level: str = "medium") -> str:
+        if s.phase == "over":
+            raise MatchOver()
+        if seat != s.current:
+            raise NotYourTurn(seat=seat)
+        if s.phase == "keep":
+            return _keep(s)
+        view = redact(s, seat)
+        planner = _Planner(seat, s.final, s.turn)
+        if s.phase == "place":
+            return planner.place(view)
+        return planner.act_easy(view) if level == "easy" else planner.act_medium(view)
+
+    def think_seconds(self, s: HongaState, seat: Seat, level: str) -> float:
+        return 0.0
+
+
+COMPUTER = HongaComputer()
+
+
+# ---- measurement -------------------------------------------------------------------------------------
+
+
+def play_game(seed: int, players: list[str], n_steps: int = 20000) -> tuple[list[Seat], HongaState]:
+    """One game where ``players[seat]`` is a level or "random"; returns the winners and final state."""
+    s = H.RULES.setup(len(players), seed, {})
+    rng = Rng(seed ^ 0x5EED)
+    for _ in range(n_steps):
+        if s.phase == "over":
+            break
+        seat = s.current
+        level = players[seat]
+        if level == "random":
+            act = rng.choice(H.legal(s, seat))
+        else:
+            act = COMPUTER.choose(s, seat, level)
+        s, _ = H.RULES.apply(s, seat, act)
+    out = H.RULES.outcome(s)
+    assert out is not None
+    return out.winners, s
+
+
+def win_rate(level: str, opponent: str, games: int, n: int = 3, seed: int = 0) -> float:
+    """Share of ``n``-player games ``level`` wins outright (seat rotated) against ``opponent``s."""
+    wins = 0
+    for g in range(games):
+        me = g % n
+        players = [level if x == me else opponent for x in range(n)]
+        winners, _ = play_game(seed * 1_000_003 + g, players)
+        wins += winners == [me]
+    return wins / games
+
+
+if __name__ == "__main__":
+    import sys
+    import time
+
+    t0 = time.perf_counter()
+    k = int(sys.argv[1]) if len(sys.argv) > 1 else 30
+    for lv, opp in (("easy", "random"), ("medium", "random"), ("medium", "easy")):
+        print(lv, "vs", opp, win_rate(lv, opp, k), f"{time.perf_counter() - t0:.1f}s", flush=True)

@@ -1,0 +1,95 @@
+"""Ubongo computer players: the exact-cover solver finds a solution, the level sets the solve time.
+
+A computer "thinks" for its solve time before its first placement (``think_seconds``), then lays the
+remaining pieces of the same solution in quick succession (``STEP_SECONDS`` apart), so a person can
+race it: the levels differ only in speed, never in whether a task gets solved. Every draw comes from
+a generator seeded by the state's own rng, the round, the card and the seat, so a replayed match
+makes the same decisions at the same delays. The object is stateless (module-level caches only), so
+it pickles into a worker process.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from engine.core import Seat
+from engine.errors import MatchOver, NotYourTurn
+from engine.games.ubongo import RULES, UbongoState, allowed, covered, need, place_code, task_cells
+from engine.games.ubongo_solver import Cells, Placement, cover, solve, solving_sets
+from engine.rng import Rng
+
+LEVELS = ("easy", "medium", "hard")
+# Seconds to the first placement, per level and side: drawn uniformly in [low, high]. "hard" usually
+# beats the 20/30 s countdown of a person who solved first; "easy" rarely finishes inside it.
+SOLVE_SECONDS: dict[str, dict[str, tuple[float, float]]] = {
+    "easy": {"A": (45.0, 110.0), "B": (80.0, 200.0)},
+    "medium": {"A": (20.0, 55.0), "B": (35.0, 95.0)},
+    "hard": {"A": (8.0, 25.0), "B": (14.0, 40.0)},
+}
+FEW_SETS = 4  # a task with at most this many solving sets takes a quarter longer
+STEP_SECONDS = 0.4  # between the placements of a solution already found
+
+
+@lru_cache(maxsize=512)
+def _sets(cells: Cells, k: int, pieces: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    return tuple(solving_sets(cells, k, pieces))
+
+
+def _rng(s: UbongoState, seat: Seat, level: str, salt: int) -> Rng:
+    """A generator fixed by the match (its rng), the round, the seat's card, the seat and the level."""
+    mix = (s.round * 1_000_003 + s.cards[seat] * 10_007 + seat * 101 + LEVELS.index(level)) * 8 + salt
+    return Rng(s.rng ^ (mix * 0x9E3779B97F4A7C15))
+
+
+def _plan(s: UbongoState, seat: Seat, level: str) -> list[Placement]:
+    """The solution this computer aims for: one of the task's solving sets, picked at random."""
+    cells, k = task_cells(s, seat), need(s, seat)
+    sets = _sets(cells, k, allowed(s, seat))
+    found = cover(cells, _rng(s, seat, level, 1).choice(sets)) if sets else None
+    return found or []
+
+
+def next_placement(s: UbongoState, seat: Seat, level: str) -> str:
+    """The next piece of a solution that extends what lies in the workspace, or ``clear`` if none does
+    (the computer only lays its own solutions, so that happens only after a hand-made state)."""
+    placed = s.placed[seat]
+    plan = _plan(s, seat, level)
+    if all(placed.get(p) == [o, x, y] for p, o, x, y in plan if p in placed) and set(placed) <= {
+        p for p, *_ in plan
+    }:
+        todo = [p for p in plan if p[0] not in placed]
+    else:
+        free = frozenset(task_cells(s, seat) - covered(s, seat))
+        rest = [p for p in allowed(s, seat) if p not in placed]
+        todo = (solve(free, need(s, seat) - len(placed), rest) or []) if free else []
+    return place_code(*todo[0]) if todo else "clear"
+
+
+class UbongoComputer:
+    """Levels are solve speeds (``LEVELS``); every level solves with the exact-cover solver."""
+
+    levels = LEVELS
+
+    def choose(self, s: UbongoState, seat: Seat, level: str = LEVELS[0]) -> str:
+        if s.phase == "over":
+            raise MatchOver()
+        if seat not in RULES.to_move(s):
+            raise NotYourTurn(seat=seat)
+        return next_placement(s, seat, level if level in LEVELS else LEVELS[0])
+
+    def think_seconds(self, s: UbongoState, seat: Seat, level: str) -> float:
+        """The solve time before the first placement of the seat's current task, then STEP_SECONDS."""
+        if s.phase == "over" or seat not in RULES.to_move(s):
+            return 0.0
+        if s.placed[seat]:
+            return STEP_SECONDS
+        level = level if level in LEVELS else LEVELS[0]
+        low, high = SOLVE_SECONDS[level][s.sides[seat]]
+        draw = _rng(s, seat, level, 2).below(1_000_001) / 1_000_000
+        seconds = low + (high - low) * draw
+        if len(_sets(task_cells(s, seat), need(s, seat), allowed(s, seat))) <= FEW_SETS:
+            seconds *= 1.25
+        return round(seconds, 3)
+
+
+COMPUTER = UbongoComputer()

@@ -1,0 +1,422 @@
+"""Computer player for Uonga: negamax with alpha-beta, iterative deepening, a transposition table,
+killer/history move ordering, a short capture quiescence and a node budget (plus a time cap).
+
+The search works on the bare position (board string + side to move): in the movement phase the
+points follow from the board (every missing piece was captured), so ``board + side`` is the
+transposition key. Levels differ in depth, budget and noise:
+
+- ``easy``: one ply with seeded noise, so it blunders now and then (visibly weaker);
+- ``medium``: a fixed two-ply search with quiescence;
+- ``hard``: iterative deepening up to 8 plies within a node budget and a time cap.
+
+Deterministic given (state, seat, level): the budget counts nodes, and the noise comes from a CRC of
+the position. The time cap (``HARD_CAP``) only stops a search that would blow the move-time aim on a
+very slow machine. Placement turns are decided by the static evaluation (one ply), except that the
+hard level also looks at the opponent's best reply to its best few placements.
+"""
+
+from __future__ import annotations
+
+import time
+import zlib
+from dataclasses import dataclass
+
+from engine.core import Seat
+from engine.errors import MatchOver, NotYourTurn
+from engine.games.uonga import RULES, UongaState, captures_after, piece_moves, put, target
+from engine.games.uonga_data import CAVEMEN, EMPTY, MASTODON, N_SQUARES, NEIGH4, NEIGH8, ROOK_RAYS, SQUARES, VALUE
+from engine.rng import Rng
+
+WIN = 100_000
+POINT = 100  # one captured point in evaluation units
+# pressure on a Mastodon by the Cavemen around it: index = cav count (capped), per threshold 3 / 4
+PRESSURE = {3: (0, 6, 22, 45, 45, 45, 45, 45, 45), 4: (0, 3, 9, 24, 45, 45, 45, 45, 45)}
+HANGING = 0.25  # a Caveman on an open Mastodon line: this share of its value (the search sees more)
+HARD_CAP = 2.5  # seconds: the hard level never searches longer than this
+
+
+@dataclass(frozen=True)
+class Level:
+    depth: int
+    nodes: int
+    noise: int  # evaluation units of seeded noise added at the root
+    quiescence: int  # extra plies of captures at the leaves
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level(depth=1, nodes=10**9, noise=90, quiescence=0),
+    "medium": Level(depth=2, nodes=10**9, noise=0, quiescence=2),
+    "hard": Level(depth=8, nodes=25_000, noise=0, quiescence=4),
+}
+
+
+# ---- evaluation (from the Cavemen's point of view) ------------------------------------------------
+
+
+def cav_points(board: str) -> int:
+    return VALUE[MASTODON] * (5 - board.count(MASTODON))
+
+
+def mast_points(board: str) -> int:
+    return VALUE["H"] * (5 - board.count("H")) + VALUE["Y"] * (5 - board.count("Y"))
+
+
+def _ring2(i: int) -> tuple[int, ...]:
+    f, r = i % 5, i // 5
+    return tuple(j for j in range(N_SQUARES) if max(abs(j % 5 - f), abs(j // 5 - r)) == 2)
+
+
+RING2 = tuple(_ring2(i) for i in range(N_SQUARES))
+NEIGH8_SET = tuple(frozenset(n) for n in NEIGH8)
+
+
+def evaluate(board: str, side: str) -> int:
+    """Static value for the Cavemen: material, pressure around each Mastodon, Cavemen standing on an
+    open Mastodon line (worse when the Mastodons move next) and Cavemen two squares from a Mastodon
+    (so that quiet moves still close in)."""
+    score = POINT * (cav_points(board) - mast_points(board))
+    hang = HANGING * (2 if side == "M" else 1) * POINT
+    for m in range(N_SQUARES):
+        if board[m] != MASTODON:
+            continue
+        herd = False
+        for j in NEIGH4[m]:
+            if board[j] == MASTODON:
+                herd = True
+                break
+        cav = 0
+        for j in NEIGH8[m]:
+            if board[j] in CAVEMEN:
+                cav += 1
+        score += PRESSURE[4 if herd else 3][cav]
+        for j in RING2[m]:
+            if board[j] in CAVEMEN:
+                score += 4
+        for ray in ROOK_RAYS[m]:  # Cavemen a Mastodon could land on next
+            for j in ray:
+                p = board[j]
+                if p != EMPTY:
+                    if p in CAVEMEN:
+                        score -= int(VALUE[p] * hang)
+                    break
+    return score
+
+
+# ---- the search -----------------------------------------------------------------------------------------
+
+
+class _Stop(Exception):
+    """The node budget or the time cap ran out: the iteration in progress is dropped."""
+
+
+@dataclass
+class _Ctx:
+    target_c: int
+    target_m: int
+    v2: bool
+    move_limit: int
+    quiet: int  # capture-free turns before the root (R38)
+    seen: dict[str, int]
+    repetitions: int
+    level: Level
+    nodes: int = 0
+    deadline: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.tt: dict[str, tuple[int, int, int, tuple[int, int] | None]] = {}
+        self.killers: dict[int, list[tuple[int, int]]] = {}
+        self.history: dict[tuple[int, int], int] = {}
+
+
+EXACT, LOWER, UPPER = 0, 1, 2
+
+
+def make_move(board: str, a: int, b: int, v2: bool) -> tuple[str, bool]:
+    """Play (a, b) on a bare board with every capture (R24, R27-R31); returns (board, captured?).
+    A tie (R30) is settled by the chooser's static preference (the Mastodon player's under V2)."""
+    piece = board[a]
+    victim = board[b]
+    board = put(put(board, a, EMPTY), b, piece)
+    if piece == MASTODON:
+        return board, victim != EMPTY
+    if not any(board[j] == MASTODON for j in NEIGH8[b]):
+        return board, False
+    sure, ties = captures_after(board, b)
+    fallen = list(sure)
+    for tie in ties:
+        pick = min if v2 else max
+        fallen.append(pick(tie, key=lambda m: (evaluate(put(board, m, EMPTY), "M"), -m)))
+    for m in fallen:
+        board = put(board, m, EMPTY)
+    return board, bool(fallen)
+
+
+def _moves(board: str, side: str) -> list[tuple[int, int]]:
+    mine = (MASTODON,) if side == "M" else ("H", "Y")
+    return [(i, j) for i in range(N_SQUARES) if board[i] in mine for j in piece_moves(board, i)]
+
+
+def _is_capture(board: str, side: str, mv: tuple[int, int]) -> bool:
+    """Whether ``mv`` captures: a Mastodon landing on a Caveman, or a Caveman move that brings a lone
+    Mastodon next to the destination to 3 Cavemen or a herd member there to 4 (R27-R29): exact, and
+    far cheaper than playing the move."""
+    a, b = mv
+    if side == "M":
+        return board[b] != EMPTY
+    for m in NEIGH8[b]:
+        if board[m] != MASTODON:
+            continue
+        cav = 0 if a in NEIGH8_SET[m] else 1
+        for j in NEIGH8[m]:
+            if board[j] in CAVEMEN:
+                cav += 1
+        if cav >= 3 and (cav >= 4 or not any(board[j] == MASTODON for j in NEIGH4[m])):
+            return True
+    return False
+
+
+def _order(ctx: _Ctx, board: str, side: str, moves: list[tuple[int, int]], best: tuple[int, int] | None, ply: int) -> list[tuple[int, int]]:
+    """TT move, then captures (biggest victim first), killers, moves next to a Mastodon, history."""
+    killers = ctx.killers.get(ply, [])
+
+    def key(mv: tuple[int, int]) -> int:
+        if mv == best:
+            return -10**9
+        a, b = mv
+        k = -ctx.history.get(mv, 0)
+        if side == "M":
+            if board[b] != EMPTY:
+                k -= 10**6 * VALUE[board[b]]
+        else:
+            near = sum(1 for j in NEIGH8[b] if board[j] == MASTODON) - sum(1 for j in NEIGH8[a] if board[j] == MASTODON)
+            k -= 1000 * near
+        if mv in killers:
+            k -= 10**5
+        return k
+
+    return sorted(moves, key=key)
+
+
+def _terminal(ctx: _Ctx, board: str, side: str, ply: int) -> int | None:
+    """Side-to-move score if the game is decided on this board (R34/V1), else None."""
+    if cav_points(board) >= ctx.target_c:
+        return -(WIN - ply) if side == "M" else WIN - ply
+    if mast_points(board) >= ctx.target_m:
+        return -(WIN - ply) if side == "C" else WIN - ply
+    return None
+
+
+def _tick(ctx: _Ctx) -> None:
+    ctx.nodes += 1
+    if ctx.nodes > ctx.level.nodes or (ctx.nodes & 255 == 0 and time.perf_counter() > ctx.deadline):
+        raise _Stop
+
+
+def _quiesce(ctx: _Ctx, board: str, side: str, alpha: int, beta: int, ply: int, left: int) -> int:
+    _tick(ctx)
+    done = _terminal(ctx, board, side, ply)
+    if done is not None:
+        return done
+    stand = evaluate(board, side) * (1 if side == "C" else -1)
+    if stand >= beta or left <= 0:
+        return stand
+    alpha = max(alpha, stand)
+    other = "M" if side == "C" else "C"
+    caps = [mv for mv in _moves(board, side) if _is_capture(board, side, mv)]
+    for mv in _order(ctx, board, side, caps, None, ply):
+        child, _ = make_move(board, mv[0], mv[1], ctx.v2)
+        score = -_quiesce(ctx, child, other, -beta, -alpha, ply + 1, left - 1)
+        if score >= beta:
+            return score
+        alpha = max(alpha, score)
+    return alpha
+
+
+def _negamax(ctx: _Ctx, board: str, side: str, depth: int, alpha: int, beta: int, ply: int, quiet: int) -> int:
+    done = _terminal(ctx, board, side, ply)
+    if done is not None:
+        return done
+    if ctx.move_limit and quiet >= ctx.move_limit:
+        return 0  # R38 draw
+    key = board + side
+    if ply and ctx.repetitions and ctx.seen.get(key, 0) + 1 >= ctx.repetitions:
+        return 0  # R37: this would be a drawn repetition
+    if depth <= 0:
+        return _quiesce(ctx, board, side, alpha, beta, ply, ctx.level.quiescence)
+    _tick(ctx)
+    entry = ctx.tt.get(key)
+    best_mv = None
+    if entry is not None:
+        e_depth, e_score, e_flag, best_mv = entry
+        if e_depth >= depth and ply:
+            if e_flag == EXACT or (e_flag == LOWER and e_score >= beta) or (e_flag == UPPER and e_score <= alpha):
+                return e_score
+    other = "M" if side == "C" else "C"
+    moves = _moves(board, side)
+    if not moves:  # R36: a pass (the Mastodons always have a move, so no double pass)
+        return -_negamax(ctx, board, other, depth - 1, -beta, -alpha, ply + 1, quiet + 1)
+    alpha0, best, best_score = alpha, None, -WIN * 2
+    for mv in _order(ctx, board, side, moves, best_mv, ply):
+        child, captured = make_move(board, mv[0], mv[1], ctx.v2)
+        score = -_negamax(ctx, child, other, depth - 1, -beta, -alpha, ply + 1, 0 if captured else quiet + 1)
+        if score > best_score:
+            best_score, best = score, mv
+        alpha = max(alpha, score)
+        if alpha >= beta:
+            if not captured:
+                ks = ctx.killers.setdefault(ply, [])
+                if mv not in ks:
+                    ctx.killers[ply] = [mv, *ks[:1]]
+                ctx.history[mv] = ctx.history.get(mv, 0) + depth * depth
+            break
+    flag = UPPER if best_score <= alpha0 else LOWER if best_score >= beta else EXACT
+    ctx.tt[key] = (depth, best_score, flag, best)
+    return best_score
+
+
+def _root(ctx: _Ctx, board: str, side: str, noise: dict[tuple[int, int], int]) -> tuple[int, int]:
+    """Iterative deepening at the root; the best move of the last finished depth wins."""
+    moves = _moves(board, side)
+    other = "M" if side == "C" else "C"
+    best = moves[0]
+    for depth in range(1, ctx.level.depth + 1):
+        try:
+            scored = []
+            alpha = -WIN * 2
+            for mv in _order(ctx, board, side, moves, best, 0):
+                child, captured = make_move(board, mv[0], mv[1], ctx.v2)
+                q = 0 if captured else ctx.quiet + 1
+                score = -_negamax(ctx, child, other, depth - 1, -WIN * 2, -alpha + 1, 1, q) + noise.get(mv, 0)
+                scored.append((score, mv))
+                alpha = max(alpha, score)
+        except _Stop:
+            break
+        scored.sort(key=lambda t: (-t[0], t[1]))
+        best = scored[0][1]
+        moves = [mv for _, mv in scored]
+        if scored[0][0] >= WIN - 100:
+            break  # a forced win found: no need to look deeper
+    return best
+
+
+# ---- placement ------------------------------------------------------------------------------------------------
+
+
+def _placements(s: UongaState) -> list[tuple[str, int]]:
+    kinds = [MASTODON] if s.side == "M" else [k for k in ("H", "Y") if k != s.half]
+    return [(k, i) for k in kinds for i in range(N_SQUARES) if s.board[i] == EMPTY]
+
+
+def _place_score(s: UongaState, board: str, side: str) -> int:
+    """Value of a placement for the placing side. Placement has its own risks: the Cavemen still
+    place pieces (two a turn) and then move first, so a Mastodon one Caveman short of capture is
+    nearly lost, while a Mastodon with fewer free neighbours than Cavemen needed can never fall."""
+    v = evaluate(board, "C")
+    for m in range(N_SQUARES):
+        if board[m] != MASTODON:
+            continue
+        herd = any(board[j] == MASTODON for j in NEIGH4[m])
+        need = 4 if herd else 3
+        cav = sum(1 for j in NEIGH8[m] if board[j] in CAVEMEN)
+        free = sum(1 for j in NEIGH8[m] if board[j] != MASTODON)
+        if free < need:
+            v -= 60  # out of reach for good (e.g. a corner of a herd)
+        elif cav >= need - 1:
+            v += 160
+        elif cav >= need - 2:
+            v += 40
+    return v if side == "C" else -v
+
+
+def _choose_place(s: UongaState, level: Level, noise_seed: int) -> str:
+    rng = Rng(noise_seed)
+    scored = []
+    for k, i in _placements(s):
+        board = put(s.board, i, k)
+        score = _place_score(s, board, s.side)
+        if level.noise:
+            score += rng.below(2 * level.noise + 1) - level.noise
+        scored.append((score, k, i))
+    scored.sort(key=lambda t: (-t[0], t[1], t[2]))
+    if level.depth >= 4 and s.side == "M":  # hard: also look at the Cavemen's best reply pair
+        scored = sorted(scored[:6], key=lambda t: (-_reply_value(s, put(s.board, t[2], t[1])), t[1], t[2]))
+    _, k, i = scored[0]
+    return f"place.{k}.{SQUARES[i]}"
+
+
+def _reply_value(s: UongaState, board: str) -> int:
+    """Mastodon's view of a placement after the Cavemen's best single placement in answer."""
+    best = -WIN
+    for i in range(N_SQUARES):
+        if board[i] == EMPTY:
+            for k in ("H", "Y"):
+                best = max(best, evaluate(put(board, i, k), "C"))
+    return -best
+
+
+# ---- the computer ----------------------------------------------------------------------------------------------
+
+
+def _seed(s: UongaState, seat: Seat) -> int:
+    return zlib.crc32(f"{s.board}{s.side}{s.half}{s.turn}{seat}".encode())
+
+
+def _choose_move(s: UongaState, level: Level, seat: Seat) -> str:
+    ctx = _Ctx(
+        target_c=target(s, "C"),
+        target_m=target(s, "M"),
+        v2=s.v2,
+        move_limit=s.move_limit,
+        quiet=s.quiet,
+        seen=s.seen,
+        repetitions=s.repetitions,
+        level=level,
+        deadline=time.perf_counter() + HARD_CAP,
+    )
+    noise: dict[tuple[int, int], int] = {}
+    if level.noise:
+        rng = Rng(_seed(s, seat))
+        noise = {mv: rng.below(2 * level.noise + 1) - level.noise for mv in _moves(s.board, s.side)}
+    a, b = _root(ctx, s.board, s.side, noise)
+    return f"move.{SQUARES[a]}.{SQUARES[b]}"
+
+
+def _choose_take(s: UongaState, seat: Seat) -> str:
+    """R30: pick the tied Mastodon whose loss is best for the chooser after all takes are settled."""
+    best: tuple[int, str] | None = None
+    for code in RULES.legal_actions(s, seat):
+        t, _ = RULES.apply(s, seat, code)
+        while t.phase == "take":  # more herds to settle: settle them the same way
+            nxt = _choose_take(t, seat)
+            t, _ = RULES.apply(t, seat, nxt)
+        value = evaluate(t.board, t.side) if t.phase != "over" else (WIN if t.result == "C" else -WIN)
+        if seat != s.cav_seat:
+            value = -value
+        if best is None or value > best[0]:
+            best = (value, code)
+    assert best is not None
+    return best[1]
+
+
+class UongaComputer:
+    """The three levels above; picklable (no state) and deterministic given (state, seat, level)."""
+
+    levels = ("easy", "medium", "hard")
+
+    def choose(self, s: UongaState, seat: Seat, level: str = "easy") -> str:
+        if s.phase == "over":
+            raise MatchOver()
+        if seat not in RULES.to_move(s):
+            raise NotYourTurn(seat=seat)
+        lv = LEVELS.get(level, LEVELS["easy"])
+        if s.phase == "take":
+            return _choose_take(s, seat)
+        if s.phase == "place":
+            return _choose_place(s, lv, _seed(s, seat))
+        return _choose_move(s, lv, seat)
+
+    def think_seconds(self, s: UongaState, seat: Seat, level: str) -> float:
+        return 0.0
+
+
+COMPUTER = UongaComputer()

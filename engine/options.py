@@ -1,0 +1,59 @@
+"""Typed game options, validated in one place: every path that opens a match (slash commands, tests,
+a forged interaction) goes through ``resolve``, so a bound the client enforces is enforced here too."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from engine.core import Choice, Flag, Integer, Option
+from engine.errors import LobbyError
+
+# Options every game has, handled by the match engine rather than the rules.
+TURN_SECONDS = Integer("turn_seconds", default=120, low=10, high=86400)
+PLATFORM: tuple[Option, ...] = (TURN_SECONDS,)
+
+
+def declared(game_options: Iterable[Option]) -> tuple[Option, ...]:
+    return (*game_options, *PLATFORM)
+
+
+def default_of(option: Option) -> Any:
+    return option.fallback if isinstance(option, Choice) else option.default
+
+
+def check(option: Option, value: Any) -> Any:
+    """The value if it fits the option's type and bounds, else LobbyError('lobby.bad_option')."""
+    if isinstance(option, Choice):
+        if isinstance(value, str) and value in option.choices:
+            return value
+        raise LobbyError("lobby.bad_option", name=option.name, choices=", ".join(option.choices))
+    if isinstance(option, Integer):
+        # bool is an int in Python; a JSON "true" must not pass as 1
+        if isinstance(value, int) and not isinstance(value, bool) and option.low <= value <= option.high:
+            return value
+        raise LobbyError("lobby.bad_number", name=option.name, low=option.low, high=option.high)
+    if isinstance(option, Flag) and isinstance(value, bool):
+        return value
+    raise LobbyError("lobby.bad_flag", name=option.name)
+
+
+def resolve(
+    game_options: Iterable[Option], raw: Mapping[str, Any], defaults: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """Every declared option with a checked value (``raw``, else ``defaults``, else its own default).
+    Unknown names are refused: a typo must not silently fall back to a default."""
+    options = declared(game_options)
+    known = {o.name for o in options}
+    for name in raw:
+        if name not in known:
+            raise LobbyError("lobby.unknown_option", name=str(name)[:40])
+    out: dict[str, Any] = {}
+    for option in options:
+        if option.name in raw and raw[option.name] is not None:
+            out[option.name] = check(option, raw[option.name])
+        elif defaults and option.name in defaults:
+            out[option.name] = check(option, defaults[option.name])
+        else:
+            out[option.name] = default_of(option)
+    return out
