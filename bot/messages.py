@@ -35,7 +35,7 @@ class Board:
     png: bytes | None = None
 
     def files(self) -> list[discord.File]:
-        if self.png is None:
+        if not self.png:  # none drawn, or a game without an image
             return []
         return [discord.File(io.BytesIO(self.png), filename=self.filename, description=self.alt)]
 

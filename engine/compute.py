@@ -1,6 +1,6 @@
 """Computer players run in a process pool: a search that holds the GIL for seconds must not stall
 the event loop (measured in bench: loop delay p99 while a search runs). States are plain dataclasses,
-so they pickle; the worker imports the registry itself."""
+so they pickle, and so do the rules and computer objects (by reference to their module)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from engine.core import Seat
+from engine.core import Computer, Rules, Seat
 
 MAX_AUTO_STEPS = 1000  # guard against a computer that never hands the turn back
 
@@ -40,18 +40,13 @@ def shutdown() -> None:
         _pool = None
 
 
-def choose(game: str, state: Any, seat: Seat, level: str) -> str:
-    from engine.registry import computer_for
-
-    return computer_for(game).choose(state, seat, level)
+def choose(computer: Computer[Any], state: Any, seat: Seat, level: str) -> str:
+    return computer.choose(state, seat, level)
 
 
-def play_turn(game: str, state: Any, seat: Seat, level: str) -> list[str]:
+def play_turn(rules: Rules[Any], computer: Computer[Any], state: Any, seat: Seat, level: str) -> list[str]:
     """The computer finishes ``seat``'s turn for an absent player: every decision until it is no
     longer that seat's move (checked by applying each one)."""
-    from engine.registry import computer_for, rules_for
-
-    rules, computer = rules_for(game), computer_for(game)
     actions = []
     for _ in range(MAX_AUTO_STEPS):
         if seat not in rules.to_move(state):
@@ -59,7 +54,7 @@ def play_turn(game: str, state: Any, seat: Seat, level: str) -> list[str]:
         action = computer.choose(state, seat, level)
         state, _ = rules.apply(state, seat, action)
         actions.append(action)
-    raise RuntimeError(f"{game}: the computer did not end seat {seat}'s turn")
+    raise RuntimeError(f"{rules.name}: the computer did not end seat {seat}'s turn")
 
 
 async def run(fn: Any, *args: Any) -> Any:

@@ -115,6 +115,9 @@ class Rules(Protocol[S]):
     min_players: int
     max_players: int
     options: tuple[Option, ...]
+    # True when a player left with a single legal action learns nothing by choosing it: the engine
+    # then plays it for them (and says so) instead of asking for a click.
+    auto_single: bool
 
     def setup(self, n_players: int, seed: int, options: dict[str, Any]) -> S: ...
 

@@ -182,6 +182,7 @@ class Matches:
             is_away=lambda seat: m.seats[seat].away,
             think_seconds=lambda seat: computer.think_seconds(state, seat, self.level_of(m, seat)),
             to_move=rules.to_move(state),
+            changed=lambda seat: m.seats[seat].version == m.version,
         )
 
     def level_of(self, m: MatchRow, seat: int) -> str:
@@ -209,6 +210,7 @@ class Matches:
         """Commit applied moves: close a game that is over, bump the surfaces whose content changed,
         and keep the story for captions (a human move starts it anew, computers and timers add to it)."""
         rules = rules_for(m.game)
+        state = self._forced(m, state, events, logged)
         if not logged:
             m.version += 1
         if m.status == "active" and rules.outcome(state) is not None:
@@ -221,7 +223,29 @@ class Matches:
         await self._commit(m, state, logged, read_version, acted=acted)
         return Update(m, state, events)
 
-    def _bump_surfaces(self, m: MatchRow, before: Any, state: Any, events: list[Event], acted: int | None) -> None:
+    def _forced(self, m: MatchRow, state: Any, events: list[Event], logged: list[LoggedAction]) -> Any:
+        """A human left with exactly one legal action is not asked to click it (for games whose rules
+        say such a choice reveals nothing: ``auto_single``); it is played, logged and announced."""
+        rules = rules_for(m.game)
+        if m.status != "active" or not getattr(rules, "auto_single", False):
+            return state
+        for _ in range(compute.MAX_AUTO_STEPS):
+            movers = sorted(rules.to_move(state))
+            if len(movers) != 1 or m.seats[movers[0]].ai:
+                return state
+            seat = movers[0]
+            legal = rules.legal_actions(state, seat)
+            if len(legal) != 1:
+                return state
+            state, more = rules.apply(state, seat, legal[0])
+            events.append(Event("forced", {"seat": seat}))
+            events.extend(more)
+            logged.append(self._log(m, seat, legal[0], "forced"))
+        return state
+
+    def _bump_surfaces(
+        self, m: MatchRow, before: Any, state: Any, events: list[Event], acted: int | None
+    ) -> None:
         """Staleness per viewer: a seat's private surface is outdated when what that seat may do
         changed (or it acted itself); the public one when the public view changed."""
         rules = rules_for(m.game)
@@ -478,11 +502,15 @@ class Matches:
             return []
         seat = int(seat_text)
         if name == "ai" and seat in rules_for(m.game).to_move(state):
-            return [await self.run(compute.choose, m.game, state, seat, self.level_of(m, seat))]
+            computer = computer_for(m.game)
+            return [await self.run(compute.choose, computer, state, seat, self.level_of(m, seat))]
         declared = {t.key: t for t in rules_for(m.game).timers(state)}
         timer = declared.get(key)
         if timer is not None and timer.action is None and timer.seat is not None:
-            return await self.run(compute.play_turn, m.game, state, timer.seat, self.level_of(m, timer.seat))
+            level = self.level_of(m, timer.seat)
+            return await self.run(
+                compute.play_turn, rules_for(m.game), computer_for(m.game), state, timer.seat, level
+            )
         return []
 
     async def _fire(self, m: MatchRow, state: Any, key: str, decided: list[str]) -> Update:

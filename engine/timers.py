@@ -3,7 +3,8 @@
 A timer is identified by its key. While the new state still declares a key that was running, its
 absolute due time is kept (a placement does not move a countdown); ``per_move`` timers of the seat
 that just acted restart. Computer seats get a ``ai:<seat>`` timer instead of a turn limit: their
-think time, kept while they stay to move and restarted after each of their own moves.
+think time, kept while they stay to move and restarted after each of their own moves or when what
+they may do changes (a new round).
 """
 
 from __future__ import annotations
@@ -31,8 +32,11 @@ def plan(
     is_away: Callable[[Seat], bool],
     think_seconds: Callable[[Seat], float],
     to_move: Iterable[Seat],
+    changed: Callable[[Seat], bool] = lambda seat: False,
 ) -> dict[str, float]:
-    """The new key -> due time map. ``acted`` is the seat whose action was just applied (or None)."""
+    """The new key -> due time map. ``acted`` is the seat whose action was just applied (or None);
+    ``changed`` tells whether what a seat may do changed in this commit (a new round, a new task):
+    a computer's think time then starts again."""
     out: dict[str, float] = {}
 
     def keep_or_start(key: str, seconds: float, restart: bool) -> None:
@@ -49,7 +53,7 @@ def plan(
         keep_or_start(t.key, seconds, t.per_move and acted is not None and acted == t.seat)
     for seat in sorted(to_move):
         if is_ai(seat):
-            keep_or_start(ai_key(seat), think_seconds(seat), acted == seat)
+            keep_or_start(ai_key(seat), think_seconds(seat), acted == seat or changed(seat))
     return out
 
 

@@ -15,6 +15,7 @@ Action codes (``<pay>`` is a canonical payment, see ``engine.games.honga_pay``):
     lure.<pay>               one mammoth-field hand: pay F+B+M (or 1 food with FRUGAL) (R30)
     trade.<slot>.<pay>       one trade hand: take face-up card 1-3 (R33-R35)
     skip.<field>             decline one hand pointing at <field> (A13)
+    convert.<f|b|m>          exchange 2 water for 1 fish / berry / mushroom (seed, see below)
     card.vp2 | card.chase | card.extra | card.swap | card.frugal | card.barter
     card.lucky.<field>       LUCKY_HAND: +1 hand towards <field> (one of the placed disk's fields)
     card.loc.<field> | card.loc.chase           LUCKY_OR_CHASE
@@ -23,8 +24,13 @@ Action codes (``<pay>`` is a canonical payment, see ``engine.games.honga_pay``):
     end                      step 4: end the turn (declines every hand left), draw the new disk
     keep.<i>                 EXTRA_DISK: keep drawn disk 0 or 1 (only its owner sees them)
 
-Seed over spec: none of the clauses contradicts the Spanish seed; the readings taken where the seed
-is terse are marked in comments (R26: one item per turn; R32: the rest of a summit climb is lost).
+Seed over spec: R35/A14 allow the 2-water exchange "only when paying"; the seed says water drops are
+jokers that "podrás cambiar siempre" (you may *always* exchange) 2 for a fish, berry or mushroom. It
+does matter: with a track at its cap (R14), exchanging water before gathering more water saves what
+would be lost. Following the seed, ``convert.<food>`` is a free decision at any moment of step 3
+(it uses no hand); payments may still spend water pairs directly. Other terse seed passages are
+read as the spec does and marked in comments (R26: one item per turn; R32: the rest of a summit
+climb is lost).
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ from engine.games.honga_data import (
     CLIMB_OR_CHASE,
     DISK_IDS,
     FIELDS,
+    FOOD,
     FOREST,
     GATHER,
     GREY,
@@ -65,6 +72,7 @@ from engine.games.honga_data import (
     TRADE,
     TRADE_CARDS,
     TRADE_SLOTS,
+    WATER_PER_FOOD,
 )
 from engine.games.honga_pay import (
     Pay,
@@ -106,6 +114,8 @@ def parse_action(code: object) -> tuple[str, tuple[Any, ...]]:
         return kind, (args[0], int(args[1]))
     if kind == "keep" and args in (["0"], ["1"]):
         return kind, (int(args[0]),)
+    if kind == "convert" and len(args) == 1 and args[0] in FOOD:
+        return kind, (FOOD.index(args[0]),)
     if kind == "skip" and len(args) == 1 and args[0] in FIELDS and args[0] != HONGA:
         return kind, (args[0],)
     if kind == "lure" and len(args) == 1 and (p := parse_pay(args[0])) is not None:
@@ -211,7 +221,8 @@ def legal(s: HongaState, seat: Seat) -> list[str]:
         return [f"place.{sp}.{r}" for sp in SPACES for r in range(ROTATIONS)]
     if s.phase == "keep":
         return ["keep.0", "keep.1"]
-    return _field_codes(s) + _card_codes(s) + ["end"]
+    convert = [f"convert.{f}" for f in FOOD] if s.res[seat][3] >= WATER_PER_FOOD else []
+    return _field_codes(s) + _card_codes(s) + convert + ["end"]
 
 
 # ---- applying ------------------------------------------------------------------------------------------
@@ -238,6 +249,8 @@ def _apply(s: HongaState, kind: str, args: tuple[Any, ...], ev: list[Event]) -> 
     elif kind == "skip":
         t.use_hand(s, args[0])
         ev.append(Event("declined", {"seat": s.current, "field": args[0]}))
+    elif kind == "convert":
+        t.convert(s, args[0], ev)
     elif kind == "card":
         t.play_card(s, args[0], args[1], args[2], ev)
     elif kind == "end":

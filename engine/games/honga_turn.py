@@ -37,6 +37,7 @@ from engine.games.honga_data import (
     TRADE_SLOTS,
     VP2,
     VP2_POINTS,
+    WATER_PER_FOOD,
 )
 from engine.games.honga_pay import Pay
 from engine.rng import Rng
@@ -227,6 +228,13 @@ def do_gather(s: HongaState, fld: str, ev: list[Event]) -> None:
     r = RESOURCES.index(GATHER[fld])
     got = gain(s, s.current, r)
     ev.append(Event("gathered", {"seat": s.current, "item": GATHER[fld], "gained": got}))
+
+
+def convert(s: HongaState, food: int, ev: list[Event]) -> None:
+    """Seed (over R35/A14): 2 water for 1 food at any moment of step 3; the cap (R14) applies."""
+    s.res[s.current][3] -= WATER_PER_FOOD
+    got = gain(s, s.current, food)
+    ev.append(Event("converted", {"seat": s.current, "item": RESOURCES[food], "gained": got}))
 
 
 def draw_bonus(s: HongaState, ev: list[Event]) -> None:

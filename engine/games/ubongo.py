@@ -526,8 +526,14 @@ class UbongoRules:
         return Outcome(pts, [seat for seat in range(s.n) if pts[seat] == max(pts)])  # R31/R32
 
     def view(self, s: UbongoState, seat: Seat | None) -> dict[str, Any]:
-        """Public: round, solve order, scores, finished rounds (face up). The seat's own view adds its
-        task (R6 rows), its placed pieces and the pieces still in hand; never another's workspace."""
+        """Public keys: game, n, mode ("race" | "time" | "tasks"), phase ("solving" | "countdown" |
+        "over"), round, rounds (8, or the solo size), starter, sides, no_yellow, gems_variant, solved
+        (seats in solve order), countdown (its seconds while it runs, else None), round_limit
+        (seconds), scores, cards_won, gems, history (finished rounds or solo tasks, face up: tasks,
+        placed, solved, gained, reason), solo ({mode, size, done, skipped} or None), seat, over,
+        winners, task (None). A seat's own view while the game runs adds its workspace: task (R6
+        rows), side, need (pieces a solution uses), placed ({piece: [o, x, y]}), allowed (its set
+        under V1), pieces (still in hand) and done_round. Never another seat's task or workspace."""
         me = seat if seat is not None and 0 <= seat < s.n else None
         result = self.outcome(s)
         out: dict[str, Any] = {

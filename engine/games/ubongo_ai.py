@@ -54,14 +54,14 @@ def next_placement(s: UbongoState, seat: Seat, level: str) -> str:
     (the computer only lays its own solutions, so that happens only after a hand-made state)."""
     placed = s.placed[seat]
     plan = _plan(s, seat, level)
-    if all(placed.get(p) == [o, x, y] for p, o, x, y in plan if p in placed) and set(placed) <= {
-        p for p, *_ in plan
-    }:
+    on_plan = {p: [o, x, y] for p, o, x, y in plan}
+    if all(on_plan.get(p) == spot for p, spot in placed.items()):
         todo = [p for p in plan if p[0] not in placed]
-    else:
+    else:  # a workspace it did not lay itself: extend it if any solution does
         free = frozenset(task_cells(s, seat) - covered(s, seat))
         rest = [p for p in allowed(s, seat) if p not in placed]
-        todo = (solve(free, need(s, seat) - len(placed), rest) or []) if free else []
+        missing = need(s, seat) - len(placed)
+        todo = (solve(free, missing, rest) or []) if free and missing > 0 else []
     return place_code(*todo[0]) if todo else "clear"
 
 

@@ -265,6 +265,7 @@ class UgahRules:
     min_players = 2
     max_players = 4
     options = (Choice("variant", VARIANTS), Choice("rolling", ROLLING))
+    auto_single = True  # a lone symbol to name, or one keep/give choice, reveals nothing
 
     def setup(self, n_players: int, seed: int, options: dict[str, Any]) -> UgahState:
         variant = options.get("variant", VARIANTS[0])

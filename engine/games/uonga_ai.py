@@ -24,7 +24,17 @@ from dataclasses import dataclass
 from engine.core import Seat
 from engine.errors import MatchOver, NotYourTurn
 from engine.games.uonga import RULES, UongaState, captures_after, piece_moves, put, target
-from engine.games.uonga_data import CAVEMEN, EMPTY, MASTODON, N_SQUARES, NEIGH4, NEIGH8, ROOK_RAYS, SQUARES, VALUE
+from engine.games.uonga_data import (
+    CAVEMEN,
+    EMPTY,
+    MASTODON,
+    N_SQUARES,
+    NEIGH4,
+    NEIGH8,
+    ROOK_RAYS,
+    SQUARES,
+    VALUE,
+)
 from engine.rng import Rng
 
 WIN = 100_000
@@ -33,6 +43,9 @@ POINT = 100  # one captured point in evaluation units
 PRESSURE = {3: (0, 6, 22, 45, 45, 45, 45, 45, 45), 4: (0, 3, 9, 24, 45, 45, 45, 45, 45)}
 HANGING = 0.25  # a Caveman on an open Mastodon line: this share of its value (the search sees more)
 HARD_CAP = 2.5  # seconds: the hard level never searches longer than this
+# placement weights (evaluation units): herd links, edge squares, Mastodons no one can surround
+PLACE_MATE, PLACE_EDGE, PLACE_IMMUNE, PLACE_DANGER = 30, 8, 80, 160
+PLACE_TOP = 10  # hard placement: how many of the best-scored placements get a look-ahead
 
 
 @dataclass(frozen=True)
@@ -70,12 +83,12 @@ RING2 = tuple(_ring2(i) for i in range(N_SQUARES))
 NEIGH8_SET = tuple(frozenset(n) for n in NEIGH8)
 
 
-def evaluate(board: str, side: str) -> int:
+def evaluate(board: str, side: str, hanging: bool = True) -> int:
     """Static value for the Cavemen: material, pressure around each Mastodon, Cavemen standing on an
     open Mastodon line (worse when the Mastodons move next) and Cavemen two squares from a Mastodon
     (so that quiet moves still close in)."""
     score = POINT * (cav_points(board) - mast_points(board))
-    hang = HANGING * (2 if side == "M" else 1) * POINT
+    hang = HANGING * (2 if side == "M" else 1) * POINT * hanging
     for m in range(N_SQUARES):
         if board[m] != MASTODON:
             continue
@@ -175,20 +188,24 @@ def _is_capture(board: str, side: str, mv: tuple[int, int]) -> bool:
     return False
 
 
-def _order(ctx: _Ctx, board: str, side: str, moves: list[tuple[int, int]], best: tuple[int, int] | None, ply: int) -> list[tuple[int, int]]:
+def _order(
+    ctx: _Ctx, board: str, side: str, moves: list[tuple[int, int]], best: tuple[int, int] | None, ply: int
+) -> list[tuple[int, int]]:
     """TT move, then captures (biggest victim first), killers, moves next to a Mastodon, history."""
     killers = ctx.killers.get(ply, [])
 
     def key(mv: tuple[int, int]) -> int:
         if mv == best:
-            return -10**9
+            return -(10**9)
         a, b = mv
         k = -ctx.history.get(mv, 0)
         if side == "M":
             if board[b] != EMPTY:
                 k -= 10**6 * VALUE[board[b]]
         else:
-            near = sum(1 for j in NEIGH8[b] if board[j] == MASTODON) - sum(1 for j in NEIGH8[a] if board[j] == MASTODON)
+            near = sum(1 for j in NEIGH8[b] if board[j] == MASTODON) - sum(
+                1 for j in NEIGH8[a] if board[j] == MASTODON
+            )
             k -= 1000 * near
         if mv in killers:
             k -= 10**5
@@ -232,7 +249,9 @@ def _quiesce(ctx: _Ctx, board: str, side: str, alpha: int, beta: int, ply: int, 
     return alpha
 
 
-def _negamax(ctx: _Ctx, board: str, side: str, depth: int, alpha: int, beta: int, ply: int, quiet: int) -> int:
+def _negamax(
+    ctx: _Ctx, board: str, side: str, depth: int, alpha: int, beta: int, ply: int, quiet: int
+) -> int:
     done = _terminal(ctx, board, side, ply)
     if done is not None:
         return done
@@ -249,7 +268,11 @@ def _negamax(ctx: _Ctx, board: str, side: str, depth: int, alpha: int, beta: int
     if entry is not None:
         e_depth, e_score, e_flag, best_mv = entry
         if e_depth >= depth and ply:
-            if e_flag == EXACT or (e_flag == LOWER and e_score >= beta) or (e_flag == UPPER and e_score <= alpha):
+            if (
+                e_flag == EXACT
+                or (e_flag == LOWER and e_score >= beta)
+                or (e_flag == UPPER and e_score <= alpha)
+            ):
                 return e_score
     other = "M" if side == "C" else "C"
     moves = _moves(board, side)
@@ -307,51 +330,73 @@ def _placements(s: UongaState) -> list[tuple[str, int]]:
     return [(k, i) for k in kinds for i in range(N_SQUARES) if s.board[i] == EMPTY]
 
 
-def _place_score(s: UongaState, board: str, side: str) -> int:
+def _place_score(board: str, side: str) -> int:
     """Value of a placement for the placing side. Placement has its own risks: the Cavemen still
     place pieces (two a turn) and then move first, so a Mastodon one Caveman short of capture is
     nearly lost, while a Mastodon with fewer free neighbours than Cavemen needed can never fall."""
-    v = evaluate(board, "C")
+    v = evaluate(board, "C", hanging=False)  # the Cavemen move first: an open line is no threat yet
     for m in range(N_SQUARES):
         if board[m] != MASTODON:
             continue
-        herd = any(board[j] == MASTODON for j in NEIGH4[m])
-        need = 4 if herd else 3
+        mates = sum(1 for j in NEIGH4[m] if board[j] == MASTODON)
+        need = 4 if mates else 3
         cav = sum(1 for j in NEIGH8[m] if board[j] in CAVEMEN)
         free = sum(1 for j in NEIGH8[m] if board[j] != MASTODON)
+        v -= PLACE_MATE * mates + PLACE_EDGE * (8 - len(NEIGH8[m]))  # herds and edges are safer
         if free < need:
-            v -= 60  # out of reach for good (e.g. a corner of a herd)
+            v -= PLACE_IMMUNE  # out of reach for good (e.g. the corner of a herd)
         elif cav >= need - 1:
-            v += 160
+            v += PLACE_DANGER
         elif cav >= need - 2:
-            v += 40
+            v += PLACE_DANGER // 4
     return v if side == "C" else -v
+
+
+def _greedy(board: str, side: str, kinds: tuple[str, ...]) -> str:
+    """The board after ``side``'s best single placement of one of ``kinds`` by the static score."""
+    best = max(
+        ((_place_score(board2 := put(board, i, k), side), -i, board2) for k in kinds for i in range(N_SQUARES)
+         if board[i] == EMPTY),
+        default=None,
+    )  # fmt: skip
+    return board if best is None else best[2]
+
+
+def _greedy_cavemen_turn(board: str) -> str:
+    board = _greedy(board, "C", ("H", "Y"))
+    placed = "H" if board.count("H") > board.count("Y") else "Y"
+    return _greedy(board, "C", ("Y",) if placed == "H" else ("H",))
+
+
+def _lookahead(s: UongaState, board: str, placed: str) -> int:
+    """Hard placement: finish this turn greedily, let the opponent answer greedily, then score; after
+    the last Mastodon placement the Cavemen's first moves are searched instead (2 plies)."""
+    side = s.side
+    if side == "C" and not s.half:
+        board = _greedy(board, "C", ("Y",) if placed == "H" else ("H",))
+    if side == "M" and s.turn >= 10:
+        ctx = _ctx_for(s, LEVELS["medium"])
+        return -_negamax(ctx, board, "C", 2, -WIN * 2, WIN * 2, 1, 0)
+    board = _greedy(board, "M", ("M",)) if side == "C" else _greedy_cavemen_turn(board)
+    return _place_score(board, side)
 
 
 def _choose_place(s: UongaState, level: Level, noise_seed: int) -> str:
     rng = Rng(noise_seed)
     scored = []
     for k, i in _placements(s):
-        board = put(s.board, i, k)
-        score = _place_score(s, board, s.side)
+        score = _place_score(put(s.board, i, k), s.side)
         if level.noise:
             score += rng.below(2 * level.noise + 1) - level.noise
         scored.append((score, k, i))
     scored.sort(key=lambda t: (-t[0], t[1], t[2]))
-    if level.depth >= 4 and s.side == "M":  # hard: also look at the Cavemen's best reply pair
-        scored = sorted(scored[:6], key=lambda t: (-_reply_value(s, put(s.board, t[2], t[1])), t[1], t[2]))
+    if level.depth >= 4:  # hard: the best few, judged after the opponent's answer
+        scored = sorted(
+            ((_lookahead(s, put(s.board, i, k), k), k, i) for _, k, i in scored[:PLACE_TOP]),
+            key=lambda t: (-t[0], t[1], t[2]),
+        )
     _, k, i = scored[0]
     return f"place.{k}.{SQUARES[i]}"
-
-
-def _reply_value(s: UongaState, board: str) -> int:
-    """Mastodon's view of a placement after the Cavemen's best single placement in answer."""
-    best = -WIN
-    for i in range(N_SQUARES):
-        if board[i] == EMPTY:
-            for k in ("H", "Y"):
-                best = max(best, evaluate(put(board, i, k), "C"))
-    return -best
 
 
 # ---- the computer ----------------------------------------------------------------------------------------------
@@ -361,8 +406,8 @@ def _seed(s: UongaState, seat: Seat) -> int:
     return zlib.crc32(f"{s.board}{s.side}{s.half}{s.turn}{seat}".encode())
 
 
-def _choose_move(s: UongaState, level: Level, seat: Seat) -> str:
-    ctx = _Ctx(
+def _ctx_for(s: UongaState, level: Level) -> _Ctx:
+    return _Ctx(
         target_c=target(s, "C"),
         target_m=target(s, "M"),
         v2=s.v2,
@@ -373,6 +418,10 @@ def _choose_move(s: UongaState, level: Level, seat: Seat) -> str:
         level=level,
         deadline=time.perf_counter() + HARD_CAP,
     )
+
+
+def _choose_move(s: UongaState, level: Level, seat: Seat) -> str:
+    ctx = _ctx_for(s, level)
     noise: dict[tuple[int, int], int] = {}
     if level.noise:
         rng = Rng(_seed(s, seat))

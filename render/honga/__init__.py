@@ -89,6 +89,20 @@ def _n(view: dict[str, Any]) -> int:
     return max(1, min(n, 5)) if isinstance(n, int) else 1
 
 
+def _players(view: dict[str, Any]) -> list[dict[str, Any]]:
+    rows = view.get("players")
+    return [p if isinstance(p, dict) else {} for p in rows] if isinstance(rows, list) else []
+
+
+def _dict(x: Any) -> dict[str, Any]:
+    return x if isinstance(x, dict) else {}
+
+
+def _winners(view: dict[str, Any]) -> list[int]:
+    w = view.get("winners")
+    return [x for x in w if isinstance(x, int)] if isinstance(w, list) else []
+
+
 def _int(x: Any, default: int = 0) -> int:
     return x if isinstance(x, int) and not isinstance(x, bool) else default
 
@@ -111,8 +125,8 @@ def _colour(seat: int) -> tuple[int, int, int]:
 def _disk_key(f: _Frame, space: str, top: dict[str, Any]) -> DiskKey:
     """Hands per screen quadrant; the disk placed this turn shows the hands still to use (R27)."""
     fields = top.get("fields") if isinstance(top.get("fields"), dict) else {}
-    turn = f.view.get("turn_state") or {}
-    placed = turn.get("placed") or {}
+    turn = _dict(f.view.get("turn_state"))
+    placed = _dict(turn.get("placed"))
     hot = placed.get("space") == space and f.view.get("phase") == "act"
     left = turn.get("left") if isinstance(turn.get("left"), dict) else {}
     hands, faded = [], []
@@ -132,8 +146,7 @@ def _disk_key(f: _Frame, space: str, top: dict[str, Any]) -> DiskKey:
 def _draw_disks(f: _Frame) -> None:
     spaces = f.view.get("spaces") if isinstance(f.view.get("spaces"), dict) else {}
     for space in SPACES:
-        info = spaces.get(space) or {}
-        top = info.get("top")
+        top = _dict(spaces.get(space)).get("top")
         xy = st.corner_xy(space)
         if isinstance(top, dict):
             c.paste(f.img, f.a.disk(_disk_key(f, space, top)), xy, center=True)
@@ -143,10 +156,10 @@ def _draw_disks(f: _Frame) -> None:
 
 def _draw_mountain(f: _Frame) -> None:
     x0, y0, _, _ = st.tile_box(1, 0)
-    players = f.view.get("players") or []
+    players = _players(f.view)
     per_step: dict[int, int] = {}
     for seat in range(min(_n(f.view), len(players))):
-        step = max(0, min(_int((players[seat] or {}).get("step")), 5))
+        step = max(0, min(_int(players[seat].get("step")), 5))
         k = per_step.get(step, 0)
         per_step[step] = k + 1
         top = y0 + 118 - step * 14
@@ -154,9 +167,10 @@ def _draw_mountain(f: _Frame) -> None:
 
 
 def _draw_herd(f: _Frame) -> None:
-    x0, y0, x1, y1 = st.tile_box(2, 2)
+    _x0, y0, x1, _y1 = st.tile_box(2, 2)
     cap = max(1, min(_int(f.view.get("herd_cap"), 3), 5))
-    herd = [h for h in f.view.get("herd") or [] if f.seat_ok(h)][:cap]
+    herd_raw = f.view.get("herd")
+    herd = [h for h in herd_raw if f.seat_ok(h)][:cap] if isinstance(herd_raw, list) else []
     pitch = 30
     left = x1 - 12 - cap * pitch
     y = y0 + 92
@@ -192,18 +206,21 @@ def _draw_honga(f: _Frame) -> None:
 
 
 def _draw_trade(f: _Frame) -> None:
-    cards = list(f.view.get("trade") or [])[:3]
+    trade = f.view.get("trade")
+    cards = list(trade)[:3] if isinstance(trade, list) else []
     cards += [None] * (3 - len(cards))
     w = (st.PX1 - st.PX0 - 16) // 3
     for i, card in enumerate(cards):
         x, y = st.PX0 + i * (w + 8), st.CARD_Y
         box = (x, y, x + w, y + st.CARD_H)
-        c.text(f.d, (x + 8, y + 12), str(i + 1), 12, c.MUTED, bold=True, anchor="lm")
         if not isinstance(card, dict):
             c.rounded_box(f.d, box, 8, outline=c.SAND_DARK, width=2)
             c.text(f.d, (x + w / 2, y + st.CARD_H / 2), f.label("empty_slot"), 13, c.MUTED, anchor="mm")
+        else:
+            c.rounded_box(f.d, box, 8, fill=c.CREAM, outline=c.BAR, width=2)
+        c.text(f.d, (x + 9, y + 14), str(i + 1), 13, c.MUTED, bold=True, anchor="lm")  # trade.<slot>
+        if not isinstance(card, dict):
             continue
-        c.rounded_box(f.d, box, 8, fill=c.CREAM, outline=c.BAR, width=2)
         c.text(f.d, (x + w - 8, y + 20), f"+{_int(card.get('vp'))}", 24, c.INK, bold=True, anchor="rm")
         food = str(card.get("food") or "")
         items = [f.a.mini[ch] for ch in food if ch in f.a.mini][:6]
@@ -225,7 +242,7 @@ def _count(f: _Frame, x: float, y: float, spr: Image.Image, value: str, dim: boo
 def _draw_row(f: _Frame, seat: int, p: dict[str, Any], y: int, h: int) -> None:
     view, d = f.view, f.d
     over = bool(view.get("over"))
-    winners = view.get("winners") or []
+    winners = _winners(view)
     hot = (not over and view.get("current") == seat) or (over and seat in winners)
     fill, outline = (c.HILITE, c.GOLD) if hot else (st.ROW, c.SAND_DARK)
     c.rounded_box(d, (st.PX0, y, st.PX1, y + h), 8, fill=fill, outline=outline, width=3 if hot else 1)
@@ -262,7 +279,7 @@ def _draw_row(f: _Frame, seat: int, p: dict[str, Any], y: int, h: int) -> None:
 
 
 def _draw_players(f: _Frame) -> None:
-    players = [p if isinstance(p, dict) else {} for p in (f.view.get("players") or [])]
+    players = _players(f.view)
     n = min(_n(f.view), len(players))
     if not n:
         return
@@ -289,7 +306,7 @@ def _header_and_caption(f: _Frame, caption: str | None) -> None:
 def _default_caption(f: _Frame) -> str:
     view = f.view
     if view.get("over"):
-        winners = [_name(f, w) for w in view.get("winners") or [] if f.seat_ok(w)]
+        winners = [_name(f, w) for w in _winners(view) if f.seat_ok(w)]
         key = "caption_winners" if len(winners) > 1 else "caption_winner"
         text = f.label(key, names=" & ".join(winners))
         tiebreak = view.get("tiebreak")

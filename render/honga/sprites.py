@@ -119,7 +119,9 @@ def fire(size: int) -> Image.Image:
 
 def card_back(w: int, h: int) -> Image.Image:
     def paint(d: Draw, k: int) -> None:
-        d.rounded_rectangle((0, 0, w * k - 1, h * k - 1), radius=3 * k, fill=st.CARD_BACK, outline=c.INK, width=k)
+        d.rounded_rectangle(
+            (0, 0, w * k - 1, h * k - 1), radius=3 * k, fill=st.CARD_BACK, outline=c.INK, width=k
+        )
         d.line((w * k * 0.25, h * k * 0.5, w * k * 0.75, h * k * 0.5), fill=c.CREAM, width=k)
 
     return c.sprite(w, h, paint)

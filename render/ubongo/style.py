@@ -53,12 +53,12 @@ def _palette_colours() -> list[c.RGB]:
 
 
 def _blend_pairs() -> list[tuple[c.RGB, c.RGB]]:
-    """Antialiased text edges: ink and white letters on every background they are drawn on."""
-    pairs = [(c.INK, c.PAPER), (c.CREAM, c.BAR), (c.INK, TASK), (c.MUTED, c.PAPER), (c.WHITE, BOARD)]
+    """Antialiased text edges: ink and white letters on every background they are drawn on, most
+    visible first (the palette keeps the first 64 colours)."""
+    pairs = [(c.INK if p in DARK_TEXT else c.WHITE, rgb) for p, rgb in PIECE_RGB.items()]
+    pairs += [(c.INK, c.PAPER), (c.CREAM, c.BAR), (c.INK, TASK), (c.MUTED, c.PAPER), (c.WHITE, BOARD)]
     pairs += [(c.CREAM, BOARD), (c.INK, c.SAND), (c.RED, c.PAPER), (OK_GREEN, c.PAPER), (c.WHITE, c.RED)]
-    pairs += [(c.WHITE, s) for s in SEATS] + [(c.INK, c.GOLD), (c.WHITE, OK_GREEN)]
-    for p, rgb in PIECE_RGB.items():
-        pairs.append((c.INK if p in DARK_TEXT else c.WHITE, rgb))
+    pairs += [(c.WHITE, s) for s in SEATS] + [(c.INK, c.GOLD), (c.WHITE, OK_GREEN), (c.INK, c.HILITE)]
     return pairs
 
 
@@ -72,7 +72,7 @@ EN_LABELS: dict[str, str] = {
     "your_task": "Your puzzle",
     "need": "Cover every light square with exactly {k} pieces",
     "need_countdown": "Ubongo! The countdown runs: {k} pieces, keep going",
-    "solved": "Solved! Wait for the round to end",
+    "solved": "Solved, {order}! Wait for the round to end",
     "no_task": "No puzzle right now",
     "in_hand": "Your pieces",
     "no_yellow": "no yellow",

@@ -55,7 +55,7 @@ def _status(
     k = view.get("need", 3)
     solved = view.get("solved") or []
     if view.get("done_round") and seat in solved:
-        text, colour = f"{label(labels, 'solved')} ({order_label(labels, solved.index(seat) + 1)})", OK_GREEN
+        text, colour = label(labels, "solved", order=order_label(labels, solved.index(seat) + 1)), OK_GREEN
     elif view.get("phase") == "countdown":
         text, colour = label(labels, "need_countdown", k=k), c.RED
     else:

@@ -53,7 +53,7 @@ def playout(seed: int, n: int | None = None, check: bool = True) -> tuple[HongaS
 
 def test_random_playouts_conserve_components_and_terminate():
     for seed in range(6):
-        s, log = playout(seed)
+        s, _log = playout(seed)
         out = RULES.outcome(s)
         assert out is not None and out.winners and max(s.scores) >= s.target
         # R42: everyone had the same number of turns
@@ -126,3 +126,24 @@ def test_events_revealing_secrets_are_addressed():
         for e in events:
             if e.to is None:  # public events never carry disks in hand or card identities
                 assert "disks" not in e.data and "cards" not in e.data
+
+
+def test_computer_plays_legal_deterministic_moves_from_what_it_may_know():
+    import pickle
+
+    from engine.games.honga_ai import COMPUTER
+
+    assert pickle.loads(pickle.dumps(COMPUTER)).levels == COMPUTER.levels
+    rng = random.Random(2)
+    s = RULES.setup(3, 2, {})
+    for step in range(90):
+        if not RULES.to_move(s):
+            break
+        seat = s.current
+        level = COMPUTER.levels[step % 2]
+        action = COMPUTER.choose(s, seat, level)
+        assert action in RULES.legal_actions(s, seat)
+        assert COMPUTER.choose(s, seat, level) == action
+        assert COMPUTER.choose(perturb_hidden(s, seat, rng), seat, level) == action
+        assert COMPUTER.think_seconds(s, seat, level) == 0.0
+        s, _ = RULES.apply(s, seat, action)

@@ -649,7 +649,9 @@ def test_E7_last_round_ends_after_the_player_right_of_the_start_player():
 # ---- codes and errors ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("bad", ["", "place.xx.0", "place.nw.4", "trade.4.f", "lure.bf", "trade.1.f21", "card.zzz"])
+@pytest.mark.parametrize(
+    "bad", ["", "place.xx.0", "place.nw.4", "trade.4.f", "lure.bf", "trade.1.f21", "card.zzz"]
+)
 def test_R27_malformed_codes_are_bad_action_codes(bad):
     with pytest.raises(BadActionCode):
         parse_action(bad)
@@ -697,3 +699,27 @@ def test_R11_climb2_or_chase_climbs_two_steps():
     s.cards[0] = [D.CLIMB_OR_CHASE]
     s = play(s, "place.se.0", "card.coc.climb")
     assert s.steps[0] == 2
+
+
+def test_R35_seed_water_may_be_exchanged_at_any_moment_of_step_3():
+    """Seed over spec: "podrás cambiar siempre" 2 water for a food, not only when paying (A14).
+    It matters at the track cap: exchange first, then the new water is not lost."""
+    s = make(pattern=(1, 3, 0, 0))
+    s.res[0] = [3, 1, 1, 9]
+    s = play(s, "place.ne.1")  # mushrooms 1, spring 3; HONGA comes and eats a fish
+    assert "convert.b" in RULES.legal_actions(s, 0)
+    s = play(s, "convert.b", "water", "water")
+    assert s.res[0] == [2, 2, 1, 9]
+    s.res[0][3] = 1
+    assert not any(c.startswith("convert") for c in RULES.legal_actions(s, 0))
+
+
+def test_R36_a_pending_card_cannot_be_played_and_a_hand_cannot_be_used_twice():
+    s = make(pattern=(3, 1, 0, 0))
+    s.pending[0] = [D.VP2]
+    s = play(s, "place.se.3")  # q0 lake (3), q1 HONGA (1)
+    with pytest.raises(IllegalAction):
+        RULES.apply(s, 0, "card.vp2")
+    s = play(s, "fish", "fish", "fish")
+    with pytest.raises(IllegalAction):
+        RULES.apply(s, 0, "fish")

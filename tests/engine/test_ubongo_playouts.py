@@ -203,3 +203,13 @@ def test_computer_recovers_from_a_workspace_that_does_not_extend():
             break
         s, _ = RULES.apply(s, 0, COMPUTER.choose(s, 0, "hard"))
     assert s.solved == [0]
+
+
+def test_computer_clears_a_workspace_that_no_solution_extends():
+    s = RULES.setup(2, 2, {})
+    for piece in ("I2", "I3", "V3"):  # three small pieces wherever they first fit: 8 of 10 cells
+        s, _ = RULES.apply(
+            s, 0, next(a for a in RULES.legal_actions(s, 0) if a.startswith(f"place.{piece}."))
+        )
+    assert len(s.placed[0]) == 3 and not s.solved
+    assert COMPUTER.choose(s, 0, "easy") == "clear"
