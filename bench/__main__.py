@@ -7,7 +7,7 @@ import os
 import sys
 import time
 
-from bench import Row, discord_roundtrip, engine, render, store
+from bench import Row, discord_roundtrip, engine, platform, render, store, ubongo
 
 
 def table(rows: list[Row]) -> str:
@@ -17,6 +17,11 @@ def table(rows: list[Row]) -> str:
     lines = [" | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in cells]
     lines.insert(1, "-+-".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+def game_rows(rows: list[tuple[str, str, str]]) -> list[Row]:
+    """A game module's (metric, result, aim) rows; the aim is judged by the module's own table."""
+    return [Row(metric, result, aim) for metric, result, aim in rows]
 
 
 def main() -> None:
@@ -31,6 +36,9 @@ def main() -> None:
         ("event loop", lambda: render.loop_stall(views, 3 if quick else 20)),
         ("computer vs random", lambda: engine.ai_vs_random(200 if quick else 1000)),
         ("playouts", lambda: engine.playouts(200 if quick else 1000)),
+        ("four seats at once", lambda: platform.four_seats(10 if quick else 40)),
+        ("loop delay during a search", lambda: platform.loop_delay(1.0 if quick else 3.0)),
+        ("ubongo", lambda: game_rows(ubongo.run())),
     ]
     rows, t0 = [], time.perf_counter()
     for name, step in steps:

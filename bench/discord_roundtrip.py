@@ -32,9 +32,9 @@ import simcord
 import simcord.env
 
 from bench import Row, ms, pct
+from bench.sim import next_click, open_and_start, setup_table
 from bot.client import create_bot
 from bot.games import UIS
-from tests.bot.helpers import next_click, open_and_start, setup_table
 
 NOOP_IDS = {"defer": "bench:noop:defer", "edit": "bench:noop:edit"}
 

@@ -107,7 +107,7 @@ def render_rows(count: int = 16, rounds: int = 5) -> list[tuple[str, str, str]]:
     ]
 
 
-def run(games: int = 12) -> list[tuple[str, str, str]]:
+def run(games: int = 18) -> list[tuple[str, str, str]]:
     rows, decisions, turns = win_rates(games)
     ai = [
         ("AI decision p50 / max", f"{pct(decisions, 0.5) * 1e3:.1f} / {max(decisions) * 1e3:.0f} ms", "-"),

@@ -2,14 +2,60 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
+import aiohttp
 import discord
 
 from bot.client import create_bot
 from bot.settings import SettingsError, load_settings
-from engine.store import StoreError
+from engine.store import Store, StoreError
+
+
+def check_database(path: str) -> None:
+    """Check the database before connecting to Discord, so that what stops the bot (a folder as the
+    path, a folder that cannot be created, a file it cannot write, another instance, a newer
+    schema...) is said before anything else happens. Raises StoreError. A file that exists is opened
+    and closed again; a new one is left for the bot to create (nothing is written here)."""
+    target = Path(path)
+    if path == ":memory:":
+        return
+    if not target.exists():
+        folder = target.parent
+        while not folder.exists() and folder != folder.parent:
+            folder = folder.parent
+        if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+            raise StoreError(
+                f"{path}: cannot create it in {folder}: DATABASE_PATH must name a file in a folder "
+                "the bot can create and write"
+            )
+        return
+
+    async def probe() -> None:
+        store = Store(path)
+        try:
+            await store.open()
+        finally:
+            await store.close()
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        asyncio.run(probe())
+        return
+    with ThreadPoolExecutor(max_workers=1) as alone:  # called from async code: its own loop
+        alone.submit(asyncio.run, probe()).result()
+
+
+def _database_error(err: StoreError) -> int:
+    line = " ".join(str(err).split())  # one line, whatever the cause's text held
+    print(f"error: database unusable: {line}", file=sys.stderr)
+    return 2
 
 
 def main() -> int:
@@ -18,20 +64,28 @@ def main() -> int:
     except SettingsError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    try:
+        check_database(settings.database_path)
+    except StoreError as err:
+        return _database_error(err)
     discord.utils.setup_logging(level=logging.INFO)
+    # this bot has no voice: discord.py's "PyNaCl/davey is not installed" warnings are noise
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
     bot = create_bot(
         settings.database_path, turn_seconds=settings.turn_seconds, dev_guild_id=settings.dev_guild_id
     )
     try:
         bot.run(settings.token, log_handler=None)
-    except StoreError as err:
-        print(f"error: database unusable: {err}", file=sys.stderr)
-        return 2
+    except StoreError as err:  # raised in setup_hook; discord.py lets it out of run() as it is
+        return _database_error(err)
     except discord.LoginFailure:
         print(
             "error: Discord refused the token (DISCORD_TOKEN): reset it in the Developer Portal.",
             file=sys.stderr,
         )
+        return 2
+    except (OSError, aiohttp.ClientError, discord.GatewayNotFound, discord.DiscordServerError) as err:
+        print(f"error: cannot reach Discord ({err}): check the network and try again.", file=sys.stderr)
         return 2
     except discord.PrivilegedIntentsRequired:
         print(

@@ -215,7 +215,13 @@ class Delivery:
         except discord.HTTPException as err:
             log.warning("match %s: could not show the board (%s)", m.id, err)
             return FAILED
-        await self.bot.matches.attach_message(m.id, msg.id)
+        try:
+            await self.bot.matches.attach_message(m.id, msg.id)
+        except Exception:
+            # the database cannot remember it (disk full, busy): take it down again, or a second
+            # board with live controls would stay, and clicks on it would never be shown
+            await quiet(msg.delete())
+            raise
         self._shown[m.id] = m.public_version
         return SHOWN
 
@@ -231,7 +237,9 @@ class Delivery:
         text, users = line
         channel = self.bot.get_partial_messageable(m.channel_id)
         board = (
-            discord.MessageReference(message_id=m.message_id, channel_id=m.channel_id, fail_if_not_exists=False)
+            discord.MessageReference(
+                message_id=m.message_id, channel_id=m.channel_id, fail_if_not_exists=False
+            )
             if m.message_id is not None
             else None
         )

@@ -16,6 +16,7 @@ import discord
 from bot import errors
 from bot.components import DISPLAY_KINDS, OURS, PRIVATE_KINDS, SELECT_KINDS, Click
 from bot.games import UIS
+from bot.names import clean_name
 from engine.errors import BadActionCode, EngineError, NotInMatch, NotYourTurn, StaleAction
 from engine.match import PRIVATE, PUBLIC
 from engine.registry import rules_for
@@ -79,7 +80,7 @@ class Router:
                 m.id,
                 click.version,
                 user.id,
-                user.display_name,
+                clean_name(user.display_name),
                 click.arg,
                 moderator=self.bot.is_moderator(interaction),
             )

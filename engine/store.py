@@ -18,6 +18,7 @@ import json
 import logging
 import os
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -189,6 +190,15 @@ def _mutable_values(m: MatchRow) -> tuple[Any, ...]:
             json.dumps(m.meta), json.dumps(m.timers), m.public_version, m.deadline)  # fmt: skip
 
 
+def _is_busy(err: sqlite3.Error) -> bool:
+    """SQLITE_BUSY or SQLITE_LOCKED (by code: a decode error quoting the text "locked" is not busy)."""
+    code = getattr(err, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (5, 6)
+    low = str(err).lower()
+    return "database is locked" in low or "busy" in low
+
+
 def _cause(err: BaseException) -> str:
     """One line of advice for a database that cannot be opened or written."""
     text = str(err)
@@ -199,7 +209,9 @@ def _cause(err: BaseException) -> str:
         return f"{text}: another program holds the database; stop it (or use another DATABASE_PATH)"
     if "full" in low or getattr(err, "errno", None) == errno.ENOSPC:
         return f"{text}: free some disk space"
-    if "unable to open" in low or isinstance(err, IsADirectoryError | NotADirectoryError | FileNotFoundError):
+    if "unable to open" in low or isinstance(
+        err, IsADirectoryError | NotADirectoryError | FileNotFoundError | FileExistsError
+    ):
         return f"{text}: DATABASE_PATH must name a file in a folder the bot can create and write"
     return f"{text}: restore a backup (./run backup makes one) or point DATABASE_PATH elsewhere"
 
@@ -211,6 +223,7 @@ class Store:
         self._db: aiosqlite.Connection | None = None
         self._lock_file: IO[str] | None = None
         self._use = asyncio.Lock()
+        self._busy_ms = int(BUSY_SECONDS * 1000)  # SQLite's busy timeout as last set
 
     # ---- opening -------------------------------------------------------------------------------
 
@@ -298,27 +311,48 @@ class Store:
 
     @contextlib.asynccontextmanager
     async def _using(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._use:
-            try:
-                yield self.db
-            except sqlite3.OperationalError as err:
-                if "locked" in str(err).lower() or "busy" in str(err).lower():
-                    raise StoreBusy(str(err)) from err
-                raise
+        """The connection, within BUSY_SECONDS in all: the time spent queued behind other matches'
+        operations (each waiting for another process's lock) counts, so no caller waits twice and
+        a click is always answered within Discord's 3 s. Measured with perf_counter: SQLite waits
+        in real time, whatever clock the loop or a test harness (SimCord patches monotonic) runs on."""
+        started = time.perf_counter()
+        await self._use.acquire()
+        try:
+            left = BUSY_SECONDS - (time.perf_counter() - started)
+            if left < 0.01:
+                raise StoreBusy("the database stayed busy (operations queued behind its lock)")
+            await self._busy_timeout(left)
+            yield self.db
+        except sqlite3.OperationalError as err:
+            if _is_busy(err):
+                raise StoreBusy(str(err)) from err
+            raise
+        finally:
+            self._use.release()
+
+    async def _busy_timeout(self, seconds: float) -> None:
+        """SQLite's own wait for another process's lock; changed only after a wait in the queue."""
+        ms = int(seconds * 1000)
+        if abs(ms - self._busy_ms) > 50:
+            await self.db.execute(f"PRAGMA busy_timeout={ms}")
+            self._busy_ms = ms
 
     @contextlib.asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         async with self._using() as db:
+            if db.in_transaction:  # left open by a cancelled caller: never build on it
+                log.warning("a transaction was left open; rolling it back")
+                await db.execute("ROLLBACK")
             await db.execute("BEGIN IMMEDIATE")
             try:
                 yield db
+                await db.execute("COMMIT")
             except BaseException as err:
                 try:
                     await db.execute("ROLLBACK")
                 except sqlite3.Error as rollback_err:  # e.g. "cannot rollback": keep the real cause
                     log.warning("rollback after %r failed: %s", err, rollback_err)
                 raise
-            await db.execute("COMMIT")
 
     # ---- matches -----------------------------------------------------------------------------------
 
@@ -376,8 +410,8 @@ class Store:
         for mid in await self.live_ids():
             try:
                 m = await self.get(mid)
-            except (ValueError, TypeError, KeyError) as err:
-                log.error("match %s cannot be read (%s): set aside", mid, err)
+            except (ValueError, TypeError, KeyError, sqlite3.DataError, sqlite3.OperationalError) as err:
+                log.error("match %s cannot be read (%s): skipped", mid, err)
                 continue
             if m is not None:
                 out.append(m)

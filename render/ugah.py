@@ -191,7 +191,8 @@ def _draw_ring(f: _Frame) -> None:
     view, img = f.view, f.img
     path = list(view.get("path") or [])[:N_CHIPS]
     path += [None] * (N_CHIPS - len(path))
-    pending = view.get("pending") if view.get("phase") == "keep" else None
+    # the chips awaiting keep/give glow only while someone may still choose (not once it is ended)
+    pending = view.get("pending") if view.get("phase") == "keep" and not _is_ended(view) else None
     hot = {pending.get("mm"), pending.get("bb")} if isinstance(pending, dict) else set()
     lo, hi = view.get("mm", -1), view.get("bb", N_CHIPS)
     if isinstance(lo, int) and isinstance(hi, int) and hi - lo > 1 and not _is_over(view):
@@ -227,7 +228,8 @@ def _dice_layout(groups: list[tuple[str, list[str], bool]], die: int) -> tuple[l
 
 def _draw_dice(f: _Frame, top: int) -> None:
     """The five dice in labelled trays; the throw still to choose from is highlighted."""
-    groups = [(f.label(key), faces, live) for key, faces, live in _dice_groups(f.view)]
+    ended = _is_ended(f.view)  # nobody will choose from the throw of an ended game
+    groups = [(f.label(key), faces, live and not ended) for key, faces, live in _dice_groups(f.view)]
     die = DIE
     widths, total = _dice_layout(groups, die)
     if total > MAX_TRAYS_W:  # three trays: smaller dice keep clear of the ring

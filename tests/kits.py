@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -34,7 +34,7 @@ class Click:
 class Kit:
     game: str
     players = 2
-    options: dict[str, Any] = {}
+    options: ClassVar[dict[str, Any]] = {}
     fuzz = ("", "nonsense", "x" * 80, "1.2.3", "resign", "timeout.1")
 
     def register(self, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -74,7 +74,7 @@ def _actor(players: list[Any], user_id: int | None) -> Any:
 class UgahKit(Kit):
     game = "ugah"
     players = 3
-    options = {"variant": "uncertain"}
+    options: ClassVar[dict[str, Any]] = {"variant": "uncertain"}
 
     async def next_click(self, env, channel, players, mid, rng):
         m, state = await env.bot.matches.get(mid)
@@ -102,14 +102,14 @@ class UgahKit(Kit):
 
 
 class TallyKit(Kit):
-    """The test-only game (tests/toy): every seat acts at once through its own DM."""
+    """The test-only game (toy): every seat acts at once through its own DM."""
 
     game = "toy"
     players = 3
-    options = {"target": 8}
+    options: ClassVar[dict[str, Any]] = {"target": 8}
 
     def register(self, monkeypatch):
-        from tests.toy.ui import register
+        from toy.ui import register
 
         register(monkeypatch)
 

@@ -13,6 +13,7 @@ from bot.delivery import NOT_SHOWN_KEYS, SHOWN
 from bot.games import UIS
 from bot.i18n import translator
 from bot.locales.en import MESSAGES as EN
+from bot.names import clean_name
 from engine.errors import EngineError, MatchNotFound
 
 
@@ -34,7 +35,7 @@ async def open_lobby(
             interaction.guild_id,
             interaction.channel_id,
             user.id,
-            user.display_name,
+            clean_name(user.display_name),
             options,
             meta={"locale": str(interaction.guild_locale or "en")},
         )

@@ -15,7 +15,7 @@ from bot.games.base import Ctx, Surface
 from bot.games.common import story_lines
 from bot.i18n import Translator, translator
 from engine.core import Event
-from engine.games.ugah import RULES, simulate_moves
+from engine.games.ugah import RULES, open_stretch, simulate_moves
 from render.ugah import EN_LABELS, render_ugah
 
 ORDER = ("dinosaur", "mammoth", "bird", "mm", "bb")
@@ -33,6 +33,12 @@ def _chip(tr: Translator, value: int | None) -> str:
     if value is None:
         return tr("ugah.chip.hidden")
     return tr("ugah.chip.caterpillar") if value == 1 else tr("ugah.chip.value", value=value)
+
+
+def _chip_at(tr: Translator, path: list[Any], j: int) -> str:
+    """The chip on place ``j`` as the public sees it: its value, or which face-down chip it is."""
+    value = path[j]["v"]
+    return tr("ugah.chip.hidden_at", n=j + 1) if value is None else _chip(tr, value)
 
 
 def _image_labels(tr: Translator) -> dict[str, str]:
@@ -84,17 +90,30 @@ class UgahUI:
 
     @staticmethod
     def _order_label(ctx: Ctx, hunter: str) -> str:
-        """What each order leads to, from the board everyone sees (R24-R26)."""
+        """What each order leads to, from the board everyone sees (R24-R32): where the hunters stop,
+        or, when they meet on one chip, the chip taken and the chips lost as the game ends."""
         tr, view = ctx.tr, ctx.view()
         s = ctx.state
         a, b = s.aside.count("mm"), s.aside.count("bb")
         path = [None if c["taken"] else c for c in view["path"]]
         mm, bb, _ = simulate_moves(path, s.mm, s.bb, a, b, hunter == "mm")
-        if mm == bb:
-            result = tr("ugah.first.same", chip=_chip(tr, path[mm]["v"]))
-        else:
-            result = tr("ugah.first.result", mm=_chip(tr, path[mm]["v"]), bb=_chip(tr, path[bb]["v"]))
-        return f"{tr(f'ugah.first.{hunter}')} · {result}"[:80]
+        results = []  # the fullest that fits in a button label (80 characters) is shown
+        if mm != bb:
+            for chip in (_chip_at, lambda tr, path, j: _chip(tr, path[j]["v"])):
+                results.append(tr("ugah.first.result", mm=chip(tr, path, mm), bb=chip(tr, path, bb)))
+        else:  # they meet: that chip is taken, the game ends and the others between them are lost
+            take = tr("ugah.first.take", chip=_chip_at(tr, path, mm))
+            lost = [_chip_at(tr, path, j) for j in open_stretch(path, s.mm, s.bb) if j != mm]
+            if len(lost) == 1:
+                results.append(tr("ugah.first.take_lost", chip=take, lost=lost[0]))
+            elif len(lost) == 2:
+                results.append(tr("ugah.first.take_lost2", chip=take, lost=lost[0], lost2=lost[1]))
+            if len(lost) > 1:
+                results.append(tr("ugah.first.take_lost_n", chip=take, n=len(lost)))
+            results.append(take)
+        first = tr(f"ugah.first.{hunter}")
+        labels = [tr("ugah.first.label", first=first, result=r) for r in results]
+        return next((x for x in labels if len(x) <= 80), labels[-1][:80])
 
     def _keep_buttons(self, ctx: Ctx, legal: list[str]) -> list[discord.ui.Item[Any]]:
         """Keep/give buttons labelled from the viewer's own view: the public message never shows a
@@ -190,8 +209,7 @@ class UgahUI:
             if last.kind == "timeout":
                 return ctx.tr("ev.timeout", name=ctx.names[last.data["seat"]])
             return self._line(last, ctx.names, ctx.tr)
-        lines = [t for e in public if e.kind != "rolled" and (t := self._line(e, ctx.names, ctx.tr))]
-        return lines[-1] if lines else None
+        return None  # no result yet: the renderer's caption says who is doing what (not a micro-step)
 
     def status_line(self, ctx: Ctx) -> str:
         state, names, tr = ctx.state, ctx.shown_names, ctx.tr

@@ -8,8 +8,9 @@ that look the same to the seat give the same choice (and nothing secret can leak
 mountain step and bonus cards are worth, minus HONGA on its board; the utility is that minus half
 the best opponent's value. In the last round only points count (and raw materials as tie-break).
 
-- ``easy``: for every placement, plays the rest of the turn greedily (the action that raises the
-  utility most, until none does) and keeps the placement that ends best; then acts greedily.
+- ``easy``: plays its own game (its utility ignores the opponents); for every placement it plays
+  the rest of the turn greedily (the action that raises the utility most, until none does) and
+  keeps the placement that ends best; then it acts greedily.
 - ``medium``: every decision after placing looks one action further (each candidate followed by
   the greedy rest of the turn: one-step policy improvement), and the three best placements found
   by the greedy search are replayed with that better policy before one is chosen.
@@ -48,7 +49,7 @@ CARD_V = {
 PENDING_V = 1.1  # an unseen card: about the mean of the above
 CARDS_KEPT, SPARE_CARD_V = 3, 0.3
 OPPONENT_WEIGHT = 0.5
-TOP_PLACEMENTS = 3  # medium replays this many placements with its own (better) policy
+TOP_PLACEMENTS = 16  # medium replays this many placements with its own (better) policy
 MAX_STEPS = 14  # a turn never has more decisions than hands + 2 cards; this is a safety cap
 
 
@@ -90,10 +91,12 @@ def _cards_value(cards: list[str], pending: int) -> float:
     return sum(values[:CARDS_KEPT]) + SPARE_CARD_V * len(values[CARDS_KEPT:])
 
 
-def utility(s: HongaState, seat: Seat, endgame: bool) -> float:
+def utility(s: HongaState, seat: Seat, endgame: bool, rivals: float = OPPONENT_WEIGHT) -> float:
     mine = evaluate(s, seat, endgame)
+    if not rivals:
+        return mine
     others = [evaluate(s, x, endgame) for x in range(s.n) if x != seat]
-    return mine - OPPONENT_WEIGHT * max(others)
+    return mine - rivals * max(others)
 
 
 def _step(s: HongaState, code: str) -> HongaState:
@@ -121,12 +124,12 @@ Scored = tuple[float, str, HongaState]
 
 
 class _Planner:
-    def __init__(self, seat: Seat, endgame: bool, turn: int) -> None:
-        self.seat, self.endgame = seat, endgame
+    def __init__(self, seat: Seat, endgame: bool, turn: int, rivals: float) -> None:
+        self.seat, self.endgame, self.rivals = seat, endgame, rivals
         self.rng = Rng(turn * 7919 + seat)
 
     def u(self, s: HongaState) -> float:
-        return utility(s, self.seat, self.endgame)
+        return utility(s, self.seat, self.endgame, self.rivals)
 
     def noisy(self, value: float) -> float:
         return value + self.rng.below(1000) * 1e-9  # seeded tie-break
@@ -217,7 +220,8 @@ class HongaComputer:
         if s.phase == "keep":
             return _keep(s)
         view = redact(s, seat)
-        planner = _Planner(seat, s.final, s.turn)
+        easy = level == "easy"
+        planner = _Planner(seat, s.final, s.turn, 0.0 if easy else OPPONENT_WEIGHT)
         if s.phase == "place":
             return planner.place(view, deep=level != "easy")
         return planner.act_easy(view) if level == "easy" else planner.act_medium(view)

@@ -3,16 +3,17 @@ killer/history move ordering, a short capture quiescence and a node budget (plus
 
 The search works on the bare position (board string + side to move): in the movement phase the
 points follow from the board (every missing piece was captured), so ``board + side`` is the
-transposition key. Levels differ in depth, budget and noise:
+transposition key. Levels differ in depth, budget, placement judgement and noise:
 
-- ``easy``: one ply with seeded noise, so it blunders now and then (visibly weaker);
-- ``medium``: a fixed two-ply search with quiescence;
-- ``hard``: iterative deepening up to 8 plies within a node budget and a time cap.
+- ``easy``: one ply with seeded noise, placement by the plain evaluation (visibly weaker);
+- ``medium``: a fixed two-ply search with quiescence, placement by the plain evaluation;
+- ``hard``: iterative deepening up to 8 plies within a node budget and a time cap; placement by a
+  placement-aware score (herds, edges, Mastodons one Caveman short of capture) and a narrow beam
+  search over the next placements, ending in the Cavemen's first captures.
 
 Deterministic given (state, seat, level): the budget counts nodes, and the noise comes from a CRC of
 the position. The time cap (``HARD_CAP``) only stops a search that would blow the move-time aim on a
-very slow machine. Placement turns are decided by the static evaluation (one ply), except that the
-hard level also looks at the opponent's best reply to its best few placements.
+very slow machine.
 """
 
 from __future__ import annotations
@@ -45,7 +46,9 @@ HANGING = 0.25  # a Caveman on an open Mastodon line: this share of its value (t
 HARD_CAP = 2.5  # seconds: the hard level never searches longer than this
 # placement weights (evaluation units): herd links, edge squares, Mastodons no one can surround
 PLACE_MATE, PLACE_EDGE, PLACE_IMMUNE, PLACE_DANGER = 30, 8, 80, 160
-PLACE_TOP = 10  # hard placement: how many of the best-scored placements get a look-ahead
+PLACE_TOP = 8  # hard placement: how many of the best-scored placements get a look-ahead
+PLACE_BEAM = 4  # ... and how many answers each later placement considers
+PLACE_DEPTH = 4  # placements looked at, this one included (a Cavemen turn is two)
 
 
 @dataclass(frozen=True)
@@ -267,13 +270,11 @@ def _negamax(
     best_mv = None
     if entry is not None:
         e_depth, e_score, e_flag, best_mv = entry
-        if e_depth >= depth and ply:
-            if (
-                e_flag == EXACT
-                or (e_flag == LOWER and e_score >= beta)
-                or (e_flag == UPPER and e_score <= alpha)
-            ):
-                return e_score
+        hit = (
+            e_flag == EXACT or (e_flag == LOWER and e_score >= beta) or (e_flag == UPPER and e_score <= alpha)
+        )
+        if e_depth >= depth and ply and hit:
+            return e_score
     other = "M" if side == "C" else "C"
     moves = _moves(board, side)
     if not moves:  # R36: a pass (the Mastodons always have a move, so no double pass)
@@ -342,12 +343,17 @@ def _place_score(board: str, side: str) -> int:
         need = 4 if mates else 3
         cav = sum(1 for j in NEIGH8[m] if board[j] in CAVEMEN)
         free = sum(1 for j in NEIGH8[m] if board[j] != MASTODON)
+        empty = sum(1 for j in NEIGH8[m] if board[j] == EMPTY)
         v -= PLACE_MATE * mates + PLACE_EDGE * (8 - len(NEIGH8[m]))  # herds and edges are safer
         if free < need:
             v -= PLACE_IMMUNE  # out of reach for good (e.g. the corner of a herd)
-        elif cav >= need - 1:
+        elif empty == 0:
+            v += PLACE_DANGER // 4  # boxed in: a capture first needs a Caveman to step away
+        elif cav >= need:
+            v += PLACE_DANGER * 3 // 2  # falls to the first Caveman move next to it
+        elif cav == need - 1:
             v += PLACE_DANGER
-        elif cav >= need - 2:
+        elif cav == need - 2:
             v += PLACE_DANGER // 4
     return v if side == "C" else -v
 
@@ -368,24 +374,55 @@ def _greedy_cavemen_turn(board: str) -> str:
     return _greedy(board, "C", ("Y",) if placed == "H" else ("H",))
 
 
+def _place_search(
+    ctx: _Ctx, board: str, side: str, half: str, turn: int, depth: int, alpha: int, beta: int
+) -> int:
+    """Negamax over placements with a narrow beam: the ``PLACE_BEAM`` best placements by the static
+    score at each step, ``depth`` placements deep (a Cavemen turn is two of them, by the same side).
+    When placement ends the Cavemen's captures on their first move are played out (quiescence)."""
+    if turn > 10:  # the Cavemen move first (R19): captures they have at once count now
+        value = _quiesce(ctx, board, "C", -WIN * 2, WIN * 2, 0, 2)
+        return value if side == "C" else -value
+    if depth == 0:
+        return _place_score(board, side)
+    kinds = ("M",) if side == "M" else tuple(k for k in ("H", "Y") if k != half)
+    children = sorted(
+        ((_place_score(b2 := put(board, i, k), side), -i, k, b2) for k in kinds for i in range(N_SQUARES)
+         if board[i] == EMPTY),
+        reverse=True,
+    )[:PLACE_BEAM]  # fmt: skip
+    best = -WIN * 2
+    for _, _, k, child in children:
+        if side == "C" and not half:  # the second Cavemen piece of this turn: same side, no sign change
+            score = _place_search(ctx, child, "C", k, turn, depth - 1, alpha, beta)
+        else:
+            other = "M" if side == "C" else "C"
+            score = -_place_search(ctx, child, other, "", turn + 1, depth - 1, -beta, -alpha)
+        best = max(best, score)
+        alpha = max(alpha, score)
+        if alpha >= beta:
+            break
+    return best
+
+
 def _lookahead(s: UongaState, board: str, placed: str) -> int:
-    """Hard placement: finish this turn greedily, let the opponent answer greedily, then score; after
-    the last Mastodon placement the Cavemen's first moves are searched instead (2 plies)."""
-    side = s.side
-    if side == "C" and not s.half:
-        board = _greedy(board, "C", ("Y",) if placed == "H" else ("H",))
-    if side == "M" and s.turn >= 10:
-        ctx = _ctx_for(s, LEVELS["medium"])
-        return -_negamax(ctx, board, "C", 2, -WIN * 2, WIN * 2, 1, 0)
-    board = _greedy(board, "M", ("M",)) if side == "C" else _greedy_cavemen_turn(board)
-    return _place_score(board, side)
+    """Hard placement: the value of a placement after a beam search of the next placements."""
+    ctx = _ctx_for(s, LEVELS["medium"])
+    if s.side == "C" and not s.half:
+        return _place_search(ctx, board, "C", placed, s.turn, PLACE_DEPTH - 1, -WIN * 2, WIN * 2)
+    other = "M" if s.side == "C" else "C"
+    return -_place_search(ctx, board, other, "", s.turn + 1, PLACE_DEPTH - 1, -WIN * 2, WIN * 2)
 
 
 def _choose_place(s: UongaState, level: Level, noise_seed: int) -> str:
     rng = Rng(noise_seed)
     scored = []
     for k, i in _placements(s):
-        score = _place_score(put(s.board, i, k), s.side)
+        board = put(s.board, i, k)
+        if level.depth >= 4:
+            score = _place_score(board, s.side)
+        else:  # easy and medium place by the plain evaluation: no placement-specific judgement
+            score = evaluate(board, "C", hanging=False) * (1 if s.side == "C" else -1)
         if level.noise:
             score += rng.below(2 * level.noise + 1) - level.noise
         scored.append((score, k, i))

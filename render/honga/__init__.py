@@ -250,8 +250,8 @@ def _draw_row(f: _Frame, seat: int, p: dict[str, Any], y: int, h: int) -> None:
     line1, line2 = y + 19, y + h - 20
     score = f"{_int(p.get('score'))}"
     target = f"/{_int(view.get('target'))}"
-    tw = c.text_width(target, 13)
-    c.text(d, (st.PX1 - 8, line1 + 3), target, 13, c.MUTED, anchor="rm")
+    tw = c.text_width(target, 15, True)
+    c.text(d, (st.PX1 - 8, line1 + 3), target, 15, c.MUTED, bold=True, anchor="rm")
     sw = c.text(d, (st.PX1 - 10 - tw, line1), score, 24, c.INK, bold=True, anchor="rm")
     marks = []
     if over and seat in winners:
@@ -310,7 +310,7 @@ def _default_caption(f: _Frame) -> str:
         key = "caption_winners" if len(winners) > 1 else "caption_winner"
         text = f.label(key, names=" & ".join(winners))
         tiebreak = view.get("tiebreak")
-        if tiebreak in ("resources", "shared"):
+        if tiebreak in ("score", "resources", "shared"):
             text += f" ({f.label('tiebreak_' + tiebreak)})"
         return text
     phase = view.get("phase")

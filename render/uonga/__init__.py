@@ -176,7 +176,9 @@ def _arrow(d: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple[float,
     base = (tip[0] - ux * 18, tip[1] - uy * 18)
     d.line((xa, ya, *base), fill=ARROW, width=7)
     d.ellipse((xa - 7, ya - 7, xa + 7, ya + 7), fill=ARROW)
-    d.polygon([tip, (base[0] - uy * 12, base[1] + ux * 12), (base[0] + uy * 12, base[1] - ux * 12)], fill=ARROW)
+    d.polygon(
+        [tip, (base[0] - uy * 12, base[1] + ux * 12), (base[0] + uy * 12, base[1] - ux * 12)], fill=ARROW
+    )
 
 
 def _draw_herds(f: _Frame, board: dict[tuple[int, int], str]) -> None:
@@ -318,8 +320,10 @@ def _draw_player(f: _Frame, side: str, y: int) -> None:
     if pts:
         d.rectangle((bar[0], bar[1], done, bar[3]), fill=CAV if side == "cavemen" else MAST)
     lost = f.view.get("lost") if isinstance(f.view.get("lost"), Mapping) else {}
-    taken = ["M"] * _int(lost.get("M")) if side == "cavemen" else ["H"] * _int(lost.get("H")) + ["Y"] * _int(
-        lost.get("Y")
+    taken = (
+        ["M"] * _int(lost.get("M"))
+        if side == "cavemen"
+        else ["H"] * _int(lost.get("H")) + ["Y"] * _int(lost.get("Y"))
     )
     x = PX0 + 56
     for k in taken[:10]:
@@ -338,7 +342,9 @@ def _draw_info(f: _Frame, y: int) -> None:
     bottom = PANEL[3] - 14
     c.rounded_box(d, (PX0 + 2, bottom - 38, PX0 + 34, bottom - 18), 6, fill=ORANGE, outline=c.INK, width=1)
     c.text(d, (PX0 + 18, bottom - 27), "2/3", 14, c.INK, bold=True, anchor="mm")
-    c.text(d, (PX0 + 44, bottom - 28), f.label("legend_badge"), 12, c.INK, anchor="lm", max_width=PX1 - PX0 - 46)
+    c.text(
+        d, (PX0 + 44, bottom - 28), f.label("legend_badge"), 12, c.INK, anchor="lm", max_width=PX1 - PX0 - 46
+    )
     d.line((PX0 + 2, bottom, PX0 + 34, bottom), fill=HERD, width=12)
     c.text(d, (PX0 + 44, bottom), f.label("legend_herd"), 12, c.INK, anchor="lm", max_width=PX1 - PX0 - 46)
 
@@ -392,11 +398,12 @@ def render_uonga(
     _draw_player(f, "cavemen", PANEL[1] + 78)
     _draw_player(f, "mastodons", PANEL[1] + 188)
     _draw_info(f, PANEL[1] + 304)
-    c.text(f.d, (W - 14, HEADER_H / 2), _phase_text(f), 17, c.CREAM, bold=True, anchor="rm", max_width=W - 300)
+    c.text(
+        f.d, (W - 14, HEADER_H / 2), _phase_text(f), 17, c.CREAM, bold=True, anchor="rm", max_width=W - 300
+    )
     if caption is None:
         caption = _default_caption(f)
     if caption:
         c.text(f.d, (14, H - CAPTION_H / 2), c.displayable(caption), 17, c.CREAM, bold=True, anchor="lm",
                max_width=W - 28)  # fmt: skip
     return c.encode_png(img, f.a.palette)
-

@@ -55,7 +55,11 @@ def threat() -> Sample:
     danger = min(view["surround"], key=lambda sq: (view["surround"][sq]["need"], sq))
     # select a Caveman next to the most threatened Mastodon, as the UI does after the first click
     moves = [a.split(".") for a in RULES.legal_actions(s, s.cav_seat)]
-    near = [m for m in moves if abs(ord(m[1][0]) - ord(danger[0])) <= 2 and abs(int(m[1][1]) - int(danger[1])) <= 2]
+    near = [
+        m
+        for m in moves
+        if abs(ord(m[1][0]) - ord(danger[0])) <= 2 and abs(int(m[1][1]) - int(danger[1])) <= 2
+    ]
     sel = (near or moves)[0][1]
     targets = sorted({m[2] for m in moves if m[1] == sel})
     caption = f"Borg moved a Mastodon {s.last['from']}→{s.last['to']}"

@@ -100,7 +100,7 @@ async def test_hidden_information_never_reaches_the_channel(kit, simcord_env):
 
 async def test_timers_play_on_when_nobody_clicks(kit, simcord_env):
     env = simcord_env
-    channel, players, mid = await kit.start(env)
+    _channel, _players, mid = await kit.start(env)
     m, _ = await env.bot.matches.get(mid)
     actions = len(await env.bot.store.actions(mid))
     for _ in range(6):

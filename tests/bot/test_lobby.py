@@ -18,7 +18,14 @@ async def test_lobby_shows_seats_and_buttons(simcord_env):
     assert not r.ephemeral
     msg = board(channel)
     assert "Ugah Ugah!" in msg.content and "Uncertain hunting" in msg.content and "alice" in msg.content
-    assert [c.split(":")[3] for c in custom_ids(msg, "l:")] == ["join", "leave", "start", "cancel", "ai.normal", "ai.easy"]
+    assert [c.split(":")[3] for c in custom_ids(msg, "l:")] == [
+        "join",
+        "leave",
+        "start",
+        "cancel",
+        "ai.normal",
+        "ai.easy",
+    ]
     await click_lobby(bob, channel, "join")
     assert "bob" in board(channel).content and "(2/4" in board(channel).content
 

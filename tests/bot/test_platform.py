@@ -1,4 +1,4 @@
-"""Issue 4's mechanisms, proven through SimCord on the test-only game Tally (tests/toy): seats acting
+"""Issue 4's mechanisms, proven through SimCord on the test-only game Tally (toy): seats acting
 at once through DMs, rule-declared timers that commits do not move, timers that survive a restart,
 timer actions in the log, computer seats with a think time, display-only clicks, closed DMs."""
 
@@ -9,8 +9,8 @@ import pytest
 from engine.core import SYSTEM
 from tests.bot.concurrent import concurrent_dm_clicks
 from tests.bot.helpers import board, button_id, restart, setup_table
-from tests.toy import rules as toy
-from tests.toy.ui import register
+from toy import rules as toy
+from toy.ui import register
 
 
 @pytest.fixture(autouse=True)
@@ -129,7 +129,7 @@ async def test_a_display_only_click_writes_nothing(simcord_env):
 
 async def test_closed_dms_fall_back_to_the_panel_and_the_game_goes_on(simcord_env):
     env = simcord_env
-    guild, channel, players = setup_table(env, 2)
+    _guild, channel, players = setup_table(env, 2)
     bob = players[1]
     env.inject_error("POST", f"/channels/{bob.user.dm_channel.id}/messages", status=403, code=50007, times=99)
     await players[0].slash(channel, "toy start", target=3)

@@ -7,6 +7,7 @@ that are still to be named; dice that must come out of the Rng are found by sear
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from typing import Any
 
@@ -14,7 +15,7 @@ import pytest
 
 from engine.core import Event
 from engine.errors import BadActionCode, IllegalAction, MatchOver, NotYourTurn
-from engine.games.ugah import RULES, UgahState, open_stretch, parse_action, simulate_moves
+from engine.games.ugah import RULES, UgahState, next_step, open_stretch, parse_action, simulate_moves
 from engine.games.ugah_data import (
     ANIMALS,
     CATERPILLAR_VALUE,
@@ -546,3 +547,82 @@ def test_wrong_seat_and_finished_game() -> None:
 def test_bad_setup_raises_engine_error(n: int, options: dict[str, str]) -> None:
     with pytest.raises(IllegalAction):
         RULES.setup(n, 0, options)
+
+
+# ---- rules paths a wrong copy could get past (issue 8) --------------------------------------------------
+
+
+def test_R26_mm_walks_to_the_last_place_while_bb_is_still_in_the_gap() -> None:
+    full: list[int | None] = list(VALUES)
+    assert next_step(full, 29, N_CHIPS, "mm") == 30  # BB has not moved: place 30 is MM's to reach
+    assert next_step(full, 30, N_CHIPS, "mm") is None  # never onto the gap where BB stands
+    assert simulate_moves(full, 25, N_CHIPS, 10, 0, True) == (30, N_CHIPS, [("mm", 5, 5)])
+    only_last: list[int | None] = [None] * N_CHIPS
+    only_last[30] = 4
+    assert simulate_moves(only_last, -1, N_CHIPS, 2, 0, True) == (30, N_CHIPS, [("mm", 1, 1)])
+    s, ev = result(("mm", "mm", "mm", "bone", "bone"), mm=28, empty=(28,))
+    assert of(ev, "moved")[0].data == {"hunter": "mm", "steps": 2, "forfeited": 1, "to": 30}
+    assert (s.mm, s.bb) == (30, N_CHIPS) and s.stashes[0] == [VALUES[30]] and s.path[30] is None
+    assert s.phase == "over"  # nothing left between MM on 30 and BB in the gap (R32)
+    assert s.path[:28] == VALUES[:28]  # walked past: scores for nobody (R33)
+    assert RULES.outcome(s).scores == [VALUES[30], 0]  # type: ignore[union-attr]
+    # BB's first step from the gap may share MM's chip on the last place (R26, R30)
+    s, ev = result(("mm", "mm", "mm", "bb", "bone"), mm=27, empty=(27,))
+    assert (s.mm, s.bb) == (30, 30) and s.stashes[0] == [VALUES[30]] and s.phase == "over"
+    assert not of(ev, "chip_given")
+
+
+def test_R26_bb_walks_to_the_first_place_while_mm_is_still_in_the_gap() -> None:
+    full: list[int | None] = list(VALUES)
+    assert next_step(full, -1, 1, "bb") == 0
+    assert next_step(full, -1, 0, "bb") is None
+    assert simulate_moves(full, -1, 5, 0, 10, True) == (-1, 0, [("bb", 5, 5)])
+    only_first: list[int | None] = [None] * N_CHIPS
+    only_first[0] = 4
+    assert simulate_moves(only_first, -1, N_CHIPS, 0, 2, False) == (-1, 0, [("bb", 1, 1)])
+    s, ev = result(("bb", "bb", "bb", "bone", "bone"), bb=2, empty=(2,))
+    assert of(ev, "moved")[0].data == {"hunter": "bb", "steps": 2, "forfeited": 1, "to": 0}
+    assert (s.mm, s.bb) == (-1, 0) and s.stashes[0] == [VALUES[0]] and s.path[0] is None
+    assert s.phase == "over" and s.path[3:] == VALUES[3:]
+    assert RULES.outcome(s).scores == [VALUES[0], 0]  # type: ignore[union-attr]
+    s, ev = result(("bb", "bb", "bb", "mm", "bone"), bb=3, empty=(3,))
+    assert (s.mm, s.bb) == (0, 0) and s.stashes[0] == [VALUES[0]] and s.phase == "over"
+    assert not of(ev, "chip_given")
+
+
+def test_R39_four_face_up_chips_are_a_uniform_choice() -> None:
+    """Over a fixed set of seeds (deterministic: it cannot flake), the face-up places are spread
+    evenly over the 31 places, unrelated to each other (not a block, not spread out on purpose) and
+    unrelated to the chips' values (not the highest chips, not the caterpillars)."""
+    games = 3000
+    by_place: Counter[int] = Counter()
+    by_value: Counter[int] = Counter()
+    neighbours = 0
+    for seed in range(games):
+        s = RULES.setup(2, seed, {"variant": "uncertain"})
+        up = [i for i in range(N_CHIPS) if s.face_up[i]]
+        assert len(up) == 4
+        by_place.update(up)
+        by_value.update(s.path[i] for i in up)  # type: ignore[misc]
+        neighbours += sum(1 for a in up for b in up if b == a + 1)
+    assert set(by_place) == set(range(N_CHIPS)), "every place can be face up"
+    expected = 4 * games / N_CHIPS
+    chi2 = sum((by_place[i] - expected) ** 2 / expected for i in range(N_CHIPS))
+    assert chi2 < 80, chi2  # 30 degrees of freedom: p < 1e-5 above 75
+    value_chi2 = sum(
+        (by_value[v] - 4 * games * k / N_CHIPS) ** 2 / (4 * games * k / N_CHIPS)
+        for v, k in CHIP_COUNTS.items()
+    )
+    assert value_chi2 < 35, value_chi2  # 5 degrees of freedom: p < 1e-5 above 29
+    # 6 pairs per game, each two neighbouring places with probability 30 / C(31, 2) = 2/31
+    mean = neighbours / games
+    assert abs(mean - 12 / N_CHIPS) < 0.1, mean
+
+
+def test_action_codes_in_the_engine_docstring_are_accepted() -> None:
+    import engine.core
+
+    codes = re.findall(r"``((?:pick|first|keep)\.[a-z0-9.]+)``", engine.core.__doc__ or "")
+    assert codes, "the docstring shows example codes"
+    for code in codes:
+        parse_action(code)  # BadActionCode for a non-canonical example such as pick.mm.bird

@@ -70,7 +70,7 @@ def register(monkeypatch: Any) -> None:
     from bot.games import UIS
     from bot.locales import en
     from engine import registry
-    from tests.toy.rules import COMPUTER, RULES
+    from toy.rules import COMPUTER, RULES
 
     monkeypatch.setitem(registry.GAMES, "toy", RULES)
     monkeypatch.setitem(registry.COMPUTERS, "toy", COMPUTER)

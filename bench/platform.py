@@ -1,0 +1,131 @@
+"""The platform's figures: four seats clicking at once through their DMs (against four simultaneous
+no-op clicks in the same run), and the event loop's delay while a 3 s computer search runs in the
+process pool (against the same search in a thread, which shares the GIL).
+
+The simultaneous game is Tally (toy/), the test-only game, registered here for the run."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import discord
+import simcord
+
+from bench import Row, ms, pct
+from bench.discord_roundtrip import NOOP_IDS, NoopButton, _fast_idle, _let_noop_through
+from bench.sim import board, button_id, concurrent_dm_clicks, custom_ids, setup_table
+from bot.client import create_bot
+from engine import compute
+
+
+class _Registry:
+    """The monkeypatch-like object toy.ui.register expects, without undo (a bench process ends)."""
+
+    @staticmethod
+    def setitem(d: dict[str, Any], key: str, value: Any) -> None:
+        d[key] = value
+
+
+async def _four_seats(rounds: int) -> list[Row]:
+    from toy.ui import register
+
+    register(_Registry())
+    with tempfile.TemporaryDirectory() as tmp, _fast_idle():
+        bot = create_bot(str(Path(tmp) / "bench.db"), rate_limits=False)
+        async with simcord.run(bot) as env:
+            _let_noop_through(bot)
+            bot.add_dynamic_items(NoopButton)
+            _, channel, players = setup_table(env, 4)
+            await players[0].slash(channel, "toy start", target=40)
+            for p in players[1:]:
+                await p.click(board(channel), custom_id=button_id(board(channel), "join", "l"))
+            await players[0].click(board(channel), custom_id=button_id(board(channel), "start", "l"))
+            noops = [p.user.dm_channel for p in players]
+            for d in noops:
+                await bot.get_partial_messageable(d.id, type=discord.ChannelType.private).send(
+                    "no-op", view=discord.ui.View().add_item(NoopButton("edit"))
+                )
+            moves, baseline, refused = [], [], 0
+            for _ in range(rounds):
+                clicks = []
+                for p in players:
+                    dm = list(p.user.dm_channel.history())
+                    surface = next(m for m in reversed(dm) if custom_ids(m, "p:"))
+                    clicks.append((p.user, surface, button_id(surface, "add.1", "p")))
+                t0 = time.perf_counter()
+                results = await concurrent_dm_clicks(env, clicks)
+                moves.append(time.perf_counter() - t0)
+                refused += sum(1 for r in results if r.ephemeral)
+                idle = [(p.user, _noop_message(p), NOOP_IDS["edit"]) for p in players]
+                t0 = time.perf_counter()
+                await concurrent_dm_clicks(env, idle)
+                baseline.append(time.perf_counter() - t0)
+            await bot.matches.close()
+            await bot.store.close()
+    ratio = pct(moves, 0.5) / pct(baseline, 0.5)
+    return [
+        Row(
+            "4 seats at once via DMs: moves applied / refused",
+            f"{4 * rounds - refused} / {refused}",
+            "0 refused",
+            refused == 0,
+        ),
+        Row("4 simultaneous DM moves, p50 / p99 (batch)", f"{ms(pct(moves, 0.5))} / {ms(pct(moves, 0.99))}"),
+        Row("4 simultaneous DM no-op clicks, p50 (batch)", ms(pct(baseline, 0.5))),
+        Row("DM move batch vs no-op batch, p50", f"{ratio:.2f}x", "≤ 3x", ratio <= 3),
+    ]
+
+
+def _noop_message(player: Any) -> Any:
+    return next(m for m in player.user.dm_channel.history() if m.content == "no-op")
+
+
+def burn(seconds: float) -> int:
+    """A computer search stand-in: pure-Python CPU work that holds the GIL for ``seconds``."""
+    end, n = time.perf_counter() + seconds, 0
+    while time.perf_counter() < end:
+        n += sum(i * i for i in range(200))
+    return n
+
+
+async def _lag_while(work: Any, seconds: float) -> list[float]:
+    """Event-loop delays sampled every 1 ms while ``work`` runs."""
+    delays: list[float] = []
+    task = asyncio.ensure_future(work)
+    while not task.done():
+        t0 = time.perf_counter()
+        await asyncio.sleep(0.001)
+        delays.append(time.perf_counter() - t0 - 0.001)
+    await task
+    return delays
+
+
+async def _loop_delay(seconds: float) -> list[Row]:
+    await compute.run(burn, 0.01)  # start the worker process first: a one-off cost, not the figure
+    pool = await _lag_while(compute.run(burn, seconds), seconds)
+    thread = await _lag_while(asyncio.to_thread(burn, seconds), seconds)
+    compute.shutdown()
+    return [
+        Row(
+            f"loop delay p99 during a {seconds:.0f} s search, process pool",
+            ms(pct(pool, 0.99)),
+            "≤ 5 ms",
+            pct(pool, 0.99) <= 0.005,
+        ),
+        Row(f"loop delay p99, {seconds:.0f} s search in a thread (comparison)", ms(pct(thread, 0.99))),
+    ]
+
+
+def four_seats(rounds: int) -> list[Row]:
+    return asyncio.run(_four_seats(rounds))
+
+
+def loop_delay(seconds: float) -> list[Row]:
+    with contextlib.suppress(KeyboardInterrupt):
+        return asyncio.run(_loop_delay(seconds))
+    return []

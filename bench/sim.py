@@ -1,0 +1,153 @@
+"""Driving games through SimCord as players would: shared by the tests and the benchmarks (the
+benchmarks import nothing from tests/)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import discord
+from simcord import InteractionResult
+from simcord.actors import _find_component, _visible_message
+from simcord.backend import serializers
+from simcord.enums import ComponentType, InteractionType
+from simcord.interactions import base_payload
+
+
+def public_messages(channel: Any) -> list[discord.Message]:
+    """Public messages, without the turn pings (replies to the board)."""
+    return [m for m in channel.history() if not m.flags.ephemeral and m.reference is None]
+
+
+def pings(channel: Any) -> list[discord.Message]:
+    return [m for m in channel.history() if not m.flags.ephemeral and m.reference is not None]
+
+
+def board(channel: Any) -> discord.Message:
+    """The game's channel message (the latest public bot message)."""
+    msgs = public_messages(channel)
+    assert msgs, "no public message in channel"
+    return msgs[-1]
+
+
+def custom_ids(msg: Any, prefix: str = "") -> list[str]:
+    ids = []
+    for row in msg.components:
+        for child in getattr(row, "children", []):
+            cid = getattr(child, "custom_id", None)
+            if cid and cid.startswith(prefix):
+                ids.append(cid)
+    return ids
+
+
+def button_id(msg: Any, arg: str, kind: str = "g") -> str:
+    for cid in custom_ids(msg, kind + ":"):
+        if cid.split(":", 3)[3] == arg:
+            return cid
+    raise AssertionError(f"no {kind}-button {arg!r} on the message: {custom_ids(msg)}")
+
+
+def setup_table(env: Any, n: int = 4, names: tuple[str, ...] = ("alice", "bob", "carol", "dave")):
+    guild = env.create_guild()
+    channel = guild.create_text_channel("games")
+    players = [guild.add_member(env.create_user(name)) for name in names[:n]]
+    return guild, channel, players
+
+
+async def open_and_start(env: Any, channel: Any, players: list[Any], *, ai: int = 0, **options: Any) -> int:
+    """/ugah start by players[0], the others join, optional AI seats, host starts. Returns match id."""
+    host = players[0]
+    result = await host.slash(channel, "ugah start", **options)
+    assert not result.ephemeral, result.response and result.response.content
+    lobby = result.response.message
+    for p in players[1:]:
+        r = await p.click(board(channel), custom_id=button_id(board(channel), "join", "l"))
+        assert not r.ephemeral
+    for _ in range(ai):
+        await host.click(board(channel), custom_id=button_id(board(channel), "ai.normal", "l"))
+    await host.click(board(channel), custom_id=button_id(board(channel), "start", "l"))
+    assert lobby.id == board(channel).id
+    return int(button_id(board(channel), "hand", "h").split(":")[1])
+
+
+def actor_for(env: Any, players: list[Any], user_id: int) -> Any:
+    return next(p for p in players if p.id == user_id)
+
+
+async def next_click(env: Any, channel: Any, players: list[Any], match_id: int, rng: random.Random):
+    """What the player to move does next: a zero-argument coroutine factory clicking one of the game
+    buttons (or choosing in the multi-select). Split from play_one so benchmarks time only the click."""
+    m, state = await env.bot.matches.get(match_id)
+    actor = actor_for(env, players, m.seats[state.current].user_id)
+    msg = board(channel)
+    buttons = custom_ids(msg, "g:")
+    selects = custom_ids(msg, "s:")
+    if selects and rng.random() < 0.3:
+        options = [o for row in msg.components for c in row.children if getattr(c, "custom_id", "") == selects[0]
+                   for o in c.options]  # fmt: skip
+        values = rng.sample([o.value for o in options], rng.randint(1, len(options)))
+        return lambda: actor.select(msg, values, custom_id=selects[0])
+    cid = rng.choice(buttons)
+    return lambda: actor.click(msg, custom_id=cid)
+
+
+async def concurrent_clicks(env: Any, clicks: list[tuple[Any, Any, str]]) -> list[InteractionResult]:
+    """clicks: [(member_actor, message, custom_id), ...] -> one InteractionResult per click."""
+    env._begin_operation("concurrent_clicks")
+    try:
+        records = []
+        for actor, message, custom_id in clicks:
+            stored = _visible_message(actor, message)
+            button = _find_component(
+                stored.components, types=(ComponentType.BUTTON,), custom_id=custom_id, label=None
+            )
+            data = {"custom_id": button["custom_id"], "component_type": ComponentType.BUTTON}
+            if button.get("id") is not None:
+                data["id"] = button["id"]
+            record, payload = base_payload(
+                env.backend,
+                type=InteractionType.MESSAGE_COMPONENT,
+                channel_id=stored.channel_id,
+                guild_id=actor.guild.id,
+                user_id=actor.id,
+                data=data,
+            )
+            payload["message"] = dict(serializers.message_payload(env.backend, stored))
+            record.source_message_id = stored.id
+            env.backend.emit("INTERACTION_CREATE", payload)  # no settle in between
+            records.append(record)
+        await env._settle_internal(dispatch=f"INTERACTION_CREATE x{len(records)}")
+        return [InteractionResult(env, r) for r in records]
+    finally:
+        env._end_operation()
+
+
+async def concurrent_dm_clicks(env: Any, clicks: list[tuple[Any, Any, str]]) -> list[InteractionResult]:
+    """Like concurrent_clicks, for buttons in DMs: [(user_handle, dm_message, custom_id), ...]."""
+    env._begin_operation("concurrent_dm_clicks")
+    try:
+        records = []
+        for user, message, custom_id in clicks:
+            stored = _visible_message(user, message)
+            button = _find_component(
+                stored.components, types=(ComponentType.BUTTON,), custom_id=custom_id, label=None
+            )
+            data = {"custom_id": button["custom_id"], "component_type": ComponentType.BUTTON}
+            if button.get("id") is not None:
+                data["id"] = button["id"]
+            record, payload = base_payload(
+                env.backend,
+                type=InteractionType.MESSAGE_COMPONENT,
+                channel_id=stored.channel_id,
+                guild_id=None,
+                user_id=user.id,
+                data=data,
+            )
+            payload["message"] = dict(serializers.message_payload(env.backend, stored))
+            record.source_message_id = stored.id
+            env.backend.emit("INTERACTION_CREATE", payload)
+            records.append(record)
+        await env._settle_internal(dispatch=f"INTERACTION_CREATE x{len(records)}")
+        return [InteractionResult(env, r) for r in records]
+    finally:
+        env._end_operation()

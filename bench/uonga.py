@@ -1,0 +1,147 @@
+"""Uonga benchmarks: the computer's strength and move time, the board image, and the balance table.
+
+``run()`` returns (metric, result, aim) rows; ``python -m bench.uonga`` prints them. Everything is
+seeded; the game counts are small so the whole run stays near two minutes on one core. Games between
+two deterministic computers would repeat one another, so each game opens with a few seeded random
+placements (``OPENING`` turns) and the levels alternate seats and sides.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from engine.games.uonga import RULES, UongaState
+from engine.games.uonga_ai import COMPUTER
+from render.uonga import render_uonga
+
+Row = tuple[str, str, str]
+OPENING = 2  # turns of seeded random placement before the computers take over (variety)
+VS_RANDOM_GAMES = 10
+VS_MEDIUM_GAMES = 8
+BALANCE_GAMES = 6  # per rule set
+KIB = 1024
+NAMES = ["alice", "bob"]
+
+
+def pct(samples: Sequence[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..1)."""
+    s = sorted(samples)
+    return s[max(0, math.ceil(q * len(s)) - 1)] if s else float("nan")
+
+
+def play(
+    levels: dict[int, str], seed: int, options: dict[str, Any], timed: list[float], views: list
+) -> UongaState:
+    """One game; ``levels[seat]`` is a computer level or "random". Hard decisions
+    are timed into ``timed`` (placements, moves and takes alike); every tenth state's public view goes to ``views`` (render samples)."""
+    rng = random.Random(seed)
+    s = RULES.setup(2, seed, options)
+    while s.phase != "over":
+        (seat,) = RULES.to_move(s)
+        level = levels[seat]
+        if level == "random" or s.turn <= OPENING:
+            action = rng.choice(RULES.legal_actions(s, seat))
+        else:
+            t0 = time.perf_counter()
+            action = COMPUTER.choose(s, seat, level)
+            if level == "hard":
+                timed.append(time.perf_counter() - t0)
+        s, _ = RULES.apply(s, seat, action)
+        if len(views) < 200 and s.turn % 10 == 0:
+            views.append(RULES.view(s, None))
+    views.append(RULES.view(s, None))
+    return s
+
+
+def match(
+    level: str, other: str, games: int, timed: list[float], views: list, seed: int
+) -> tuple[float, Counter]:
+    """``level`` against ``other``, alternating sides: (score, results), a draw counting one half."""
+    score, results = 0.0, Counter()
+    for g in range(games):
+        side = ("cavemen", "mastodons")[g % 2]
+        s = play({0: level, 1: other}, seed + g, {"side": side}, timed, views)
+        winners = RULES.outcome(s).winners
+        score += 1.0 if winners == [0] else 0.5 if len(winners) == 2 else 0.0
+        results[("win" if winners == [0] else "draw" if len(winners) == 2 else "loss", side)] += 1
+    return score / games, results
+
+
+def _results(results: Counter) -> str:
+    plural = {"win": "wins", "draw": "draws", "loss": "losses"}
+    return ", ".join(f"{n} {r if n == 1 else plural[r]} as {s}" for (r, s), n in sorted(results.items()))
+
+
+def strength_rows() -> tuple[list[Row], list]:
+    timed: list[float] = []
+    views: list = []
+    rate_r, res_r = match("hard", "random", VS_RANDOM_GAMES, timed, views, 1000)
+    rate_m, res_m = match("hard", "medium", VS_MEDIUM_GAMES, timed, views, 2000)
+    rows = [
+        (f"hard vs random, {VS_RANDOM_GAMES} games (both sides)", f"{rate_r:.0%} ({_results(res_r)})", "≥ 98%"),
+        (f"hard vs medium, {VS_MEDIUM_GAMES} games (both sides, draw = 1/2)", f"{rate_m:.0%} ({_results(res_m)})",
+         "≥ 65%"),
+        (f"hard decision time p50 / max ({len(timed)} decisions)",
+         f"{pct(timed, 0.5):.2f} s / {max(timed, default=0):.2f} s", "≤ 1 s / ≤ 3 s"),
+    ]  # fmt: skip
+    return rows, views
+
+
+def render_rows(views: list) -> list[Row]:
+    render_uonga(views[0], NAMES)  # builds the cached sprites once per process
+    times, sizes = [], []
+    for _ in range(3):
+        for view in views:
+            t0 = time.perf_counter()
+            png = render_uonga(view, NAMES)
+            times.append(time.perf_counter() - t0)
+            sizes.append(len(png))
+    return [
+        (f"render+encode p50 / p99 ({len(views)} game states x 3)",
+         f"{pct(times, 0.5) * 1e3:.1f} / {pct(times, 0.99) * 1e3:.1f} ms", "≤ 15 ms"),
+        ("render PNG size max / p50", f"{max(sizes) / KIB:.1f} / {pct(sizes, 0.5) / KIB:.1f} KiB", "≤ 25 KiB"),
+    ]  # fmt: skip
+
+
+def balance_rows() -> list[Row]:
+    """Hard against hard under each rule set: how often each side wins (the seed's open question)."""
+    rows = []
+    for name, options in (("default rules", {}), ("V1 (Mastodons need 10)", {"v1": True}),
+                          ("V2 (Mastodon player picks ties)", {"v2": True})):  # fmt: skip
+        tally: Counter = Counter()
+        for g in range(BALANCE_GAMES):
+            s = play({0: "hard", 1: "hard"}, 3000 + g, {"side": "cavemen", **options}, [], [])
+            tally[s.result] += 1
+        n = BALANCE_GAMES
+        rows.append((
+            f"balance hard vs hard, {name}, {n} games",
+            f"Cavemen {tally['C'] / n:.0%} / Mastodons {tally['M'] / n:.0%} / draws {tally['draw'] / n:.0%}",
+            "-",
+        ))  # fmt: skip
+    return rows
+
+
+def run() -> list[Row]:
+    rows, views = strength_rows()
+    return rows + render_rows(views) + balance_rows()
+
+
+def table(rows: list[Row]) -> str:
+    cells = [("metric", "result", "aim"), *rows]
+    widths = [max(len(c[i]) for c in cells) for i in range(3)]
+    lines = [" | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in cells]
+    lines.insert(1, "-+-".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    t0 = time.perf_counter()
+    result = run()
+    print(table(result))
+    print(f"({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
