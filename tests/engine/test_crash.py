@@ -14,7 +14,7 @@ import signal
 import sqlite3
 import time
 
-from engine.registry import rules_for
+from engine.registry import GAMES, rules_for
 from engine.store import Store
 
 KILLS = 200
@@ -22,20 +22,19 @@ TIME_BUDGET = 60.0  # seconds; the test stops early (but after at least 50 kills
 
 
 def _child(db_path: str, seed: int, wfd: int) -> None:
-    from engine.match import Matches
+    from engine.compute import run_inline
+    from engine.match import PRIVATE, Matches
 
     async def main() -> None:
         store = Store(db_path)
         await store.open()
-        matches = Matches(store, time.time, turn_seconds=3600)
+        matches = Matches(store, time.time, turn_seconds=3600, run=run_inline)
         rng = random.Random(seed)
         live = [m.id for m in await store.live_matches() if m.status == "active"]
         while True:
-            if len(live) < 6:
+            if len(live) < 6:  # every registered game takes part: the guarantee is the engine's
                 channel = rng.getrandbits(40)
-                u = await matches.open_lobby(
-                    "ugah", 1, channel, 1, "a", {"variant": rng.choice(["basic", "uncertain"])}
-                )
+                u = await matches.open_lobby(rng.choice(sorted(GAMES)), 1, channel, 1, "a", {})
                 u = await matches.lobby(u.match.id, u.match.version, 2, "b", "join")
                 u = await matches.lobby(u.match.id, u.match.version, 1, "a", "start")
                 live.append(u.match.id)
@@ -44,8 +43,12 @@ def _child(db_path: str, seed: int, wfd: int) -> None:
             m, state = await matches.get(mid)
             rules = rules_for(m.game)
             seat = rng.choice(sorted(rules.to_move(state)))
-            u = await matches.act(
-                mid, m.version, m.seats[seat].user_id, rng.choice(rules.legal_actions(state, seat))
+            u = await matches.act(  # as from the seat's private surface: staleness per seat
+                mid,
+                m.seats[seat].version,
+                m.seats[seat].user_id,
+                rng.choice(rules.legal_actions(state, seat)),
+                surface=PRIVATE,
             )
             os.write(wfd, f"{mid} {u.match.version}\n".encode())  # the commit has returned
             if u.match.status != "active":
@@ -103,8 +106,23 @@ def test_sigkill_at_random_moments_loses_no_committed_move(tmp_path):
                 acked.add((int(mid), int(version)))
         _verify(db_path, acked, since=round_start)
     matches = _verify(db_path, acked)
-    print(f"\ncrash test: {kills} kills, {len(acked)} acknowledged moves, {matches} matches, all consistent")
+    games = _games(db_path)
+    print(
+        f"\ncrash test: {kills} kills, {len(acked)} acknowledged moves, {matches} matches of {games}, all consistent"
+    )
     assert kills >= 50 and len(acked) > 100 and matches > 5
+    assert games == sorted(GAMES), "every registered game was played and killed"
+
+
+def _games(db_path: str) -> list[str]:
+    db = sqlite3.connect(db_path)
+    try:
+        return [
+            g
+            for (g,) in db.execute("SELECT DISTINCT game FROM matches WHERE state IS NOT NULL ORDER BY game")
+        ]
+    finally:
+        db.close()
 
 
 async def _create(db_path: str) -> None:
