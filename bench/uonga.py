@@ -23,7 +23,7 @@ from render.uonga import render_uonga
 Row = tuple[str, str, str]
 OPENING = 2  # turns of seeded random placement before the computers take over (variety)
 VS_RANDOM_GAMES = 10
-VS_MEDIUM_GAMES = 12
+VS_MEDIUM_GAMES = 10
 BALANCE_GAMES = 6  # per rule set
 KIB = 1024
 NAMES = ["alice", "bob"]

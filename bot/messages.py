@@ -172,8 +172,9 @@ def mention_line(m: MatchRow, tr: Translator) -> tuple[str, list[int]] | None:
         return None
     users = [m.seats[s].user_id for s in seats if m.seats[s].user_id is not None]
     due = [t for k, t in m.timers.items() if not k.startswith("ai:")]
-    when = f"<t:{int(min(due))}:R>" if due else ""
-    text = tr(
-        "match.your_turn", mentions=" ".join(f"<@{u}>" for u in users), game=tr(f"game.{m.game}"), when=when
-    )
+    mentions, game = " ".join(f"<@{u}>" for u in users), tr(f"game.{m.game}")
+    if due:
+        text = tr("match.your_turn", mentions=mentions, game=game, when=f"<t:{int(min(due))}:R>")
+    else:
+        text = tr("match.your_turn_untimed", mentions=mentions, game=game)
     return text, [u for u in users if u is not None]

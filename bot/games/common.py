@@ -27,7 +27,7 @@ def story_lines(
 
     def flush() -> None:
         if current is not None and pending is not None and _is_ai(ctx, current):
-            text = "; ".join(pending) if pending else tr("ev.computer_played")
+            text = "; ".join(pending) if pending else f"{names[current]} {tr('ev.computer_played')}"
             out.append(tr("ev.computer_turn", name=names[current], text=text))
         pending.clear()
 

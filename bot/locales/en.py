@@ -61,6 +61,7 @@ MESSAGES: dict[str, str] = {
     "match.due": "(time runs out {when})",
     "match.dm_closed": "✉️ {name}: I can't send you direct messages, so use the button below to see your cards.",
     "match.your_turn": "{mentions}: your turn in {game} (time runs out {when}).",
+    "match.your_turn_untimed": "{mentions}: your turn in {game}.",
     "button.hand.ugah": "My chips",
     "done.resigned": "You left the game; the computer plays your seat from now on.",
     "done.ended": "The game has been ended.",
@@ -83,7 +84,7 @@ MESSAGES: dict[str, str] = {
     "ev.started": "The hunt begins!",
     "ev.timeout": "⏱ {name} ran out of time: the computer played for them.",
     "ev.forced": "{name} had only one possible move, so it was made for them.",
-    "ev.computer_turn": "🤖 {name}: {text}",
+    "ev.computer_turn": "🤖 {text}",
     "ev.computer_played": "played their turn",
     "ev.resigned": "{name} left the game: the computer plays their seat.",
     # Ugah Ugah!

@@ -48,8 +48,8 @@ CARD_V = {
 }
 PENDING_V = 1.1  # an unseen card: about the mean of the above
 CARDS_KEPT, SPARE_CARD_V = 3, 0.3
-OPPONENT_WEIGHT = 0.5
-TOP_PLACEMENTS = 16  # medium replays this many placements with its own (better) policy
+OPPONENT_WEIGHT = 0.25
+TOP_PLACEMENTS = 3  # medium replays this many placements with its own (better) policy
 MAX_STEPS = 14  # a turn never has more decisions than hands + 2 cards; this is a safety cap
 
 

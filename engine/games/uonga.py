@@ -27,6 +27,7 @@ from engine.games.uonga_data import (
     N_SQUARES,
     NEIGH4,
     NEIGH8,
+    PIECES_EACH,
     PLACEMENT_TURNS,
     ROOK_RAYS,
     SQUARES,
@@ -201,17 +202,17 @@ def placement_turn(s: UongaState) -> int:
 
 def parse_action(code: object) -> tuple[str, tuple[str, ...]]:
     """Split a code into (kind, args); anything that is not a canonical code is BadActionCode."""
-    if not isinstance(code, str) or len(code) > 16:
+    if not isinstance(code, str) or len(code) > 16:  # the longest code, "place.H.c3", has 10
         raise BadActionCode("not a short string")
-    parts = code.split(".")
-    kind, args = parts[0], tuple(parts[1:])
-    squares_ok = all(a in INDEX for a in args[-2:])
-    if kind == "place" and len(args) == 2 and args[0] in (HUNTER, YOUNGLING, MASTODON) and args[1] in INDEX:
-        return kind, args
-    if kind == "move" and len(args) == 2 and squares_ok and args[0] != args[1]:
-        return kind, args
-    if kind == "take" and len(args) == 1 and squares_ok:
-        return kind, args
+    kind, *args = code.split(".")
+    if not args or not all(a in INDEX for a in args[-1:]):
+        raise BadActionCode(code)
+    if kind == "place" and len(args) == 2 and args[0] in (HUNTER, YOUNGLING, MASTODON):
+        return kind, tuple(args)
+    if kind == "move" and len(args) == 2 and args[0] in INDEX and args[0] != args[1]:
+        return kind, tuple(args)
+    if kind == "take" and len(args) == 1:
+        return kind, tuple(args)
     raise BadActionCode(code)
 
 
@@ -374,6 +375,8 @@ def resign(s: UongaState, seat: Seat) -> UongaState:
 
 
 def _option(options: dict[str, Any], name: str, default: Any, kind: type) -> Any:
+    """An option's value checked against its type (engine.options validates first; this guards
+    direct callers such as tests and replays of old matches stored with text values)."""
     value = options.get(name, default)
     if kind is bool and isinstance(value, str) and value in ("true", "false"):
         value = value == "true"  # tolerate options stored as text
@@ -513,7 +516,7 @@ def public_view(s: UongaState) -> dict[str, Any]:
     lost = {k: 0 for k in (HUNTER, YOUNGLING, MASTODON)}
     if s.turn > PLACEMENT_END:  # after placement every piece missing from the board was captured
         for k in lost:
-            lost[k] = 5 - s.board.count(k)
+            lost[k] = PIECES_EACH - s.board.count(k)
     to_place: list[str] = []
     if s.phase == "place":
         to_place = [MASTODON] if s.side == "M" else [k for k in (HUNTER, YOUNGLING) if k != s.half]

@@ -4,6 +4,7 @@ places and hostile names. Each test drives SimCord as players (and a broken mach
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import fcntl
 import os
 import random
@@ -512,10 +513,10 @@ async def test_hostile_display_names_are_shown_as_plain_text(simcord_env):
 # ---- the crash story through the real bot: SIGKILL of a process running it under SimCord --------
 
 CRASH_CHANNELS = 4
-CRASH_BUDGET = float(os.environ.get("CRASH_BUDGET", 20))  # seconds of killing (at least CRASH_MIN_KILLS rounds whatever the machine)
+# seconds of killing, at least CRASH_MIN_KILLS rounds whatever the machine (CRASH_BUDGET=120 for more)
+CRASH_BUDGET = float(os.environ.get("CRASH_BUDGET", 10))
 CRASH_MIN_KILLS = 5
 GENERIC = TR("error.generic")
-CHILD = "import sys; from tests.bot.test_hardening import crash_child; crash_child(*sys.argv[1:])"
 
 
 def crash_child(db_path: str, offset: str, seed: str, old: str) -> None:
@@ -574,37 +575,44 @@ def crash_child(db_path: str, offset: str, seed: str, old: str) -> None:
                 if mine:
                     out(f"ack {mid} {mine[-1]}")
 
-        for i, cid in json.loads(old).items():  # the previous life's buttons
-            channel = channels[int(i)]
+        old_buttons = json.loads(old)
+        for i, channel in enumerate(channels):  # the boards come back; the previous life's buttons
             m = await bot.matches.live_in_channel(channel.id)
             if m is None:
                 continue
-            await players[int(i)][0].slash(channel, "game board")
-            if not custom_ids(board(channel)):
+            await players[i][0].slash(channel, "game board")
+            cid = old_buttons.get(str(i))
+            if cid is None or not public_messages(channel) or not custom_ids(board(channel)):
                 continue
             stored = env.backend.get_message(channel.id, board(channel).id)
             button = stored.components[0]["components"][0]
             saved, button["custom_id"] = button["custom_id"], cid
             m, state = await bot.matches.get(m.id)
             seat = m.seats[getattr(state, "current", 0)]
-            actor = next((p for p in players[int(i)] if p.id == seat.user_id), players[int(i)][0])
+            actor = next((p for p in players[i] if p.id == seat.user_id), players[i][0])
             r = await actor.click(board(channel), custom_id=cid)
             button["custom_id"] = saved
             out("old ok" if r.acknowledged and r.response.content != GENERIC else "old bad")
-            await answered(int(i), r)
+            await answered(i, r)
         out("ready")
         while True:
             for i, channel in enumerate(channels):
-                if await bot.matches.live_in_channel(channel.id) is None:
+                m = await bot.matches.live_in_channel(channel.id)
+                if m is not None and m.status == "lobby":  # a lobby the previous life left: end it
+                    await players[i][0].slash(channel, "game end")
+                    m = await bot.matches.live_in_channel(channel.id)
+                if m is None:
                     await open_and_start(env, channel, players[i], ai=i % 2)
             clicks, where = [], []
             for i, channel in enumerate(channels):
                 m = await bot.matches.live_in_channel(channel.id)
                 if m is None or m.status != "active":
                     continue
+                if not public_messages(channel):
+                    await players[i][0].slash(channel, "game board")
                 _, state = await bot.matches.get(m.id)
                 seat = m.seats[state.current]
-                ids = custom_ids(board(channel), "g:")
+                ids = custom_ids(board(channel), "g:") if public_messages(channel) else []
                 if seat.ai or not ids:
                     continue
                 actor = next(p for p in players[i] if p.id == seat.user_id)
@@ -623,8 +631,24 @@ def crash_child(db_path: str, offset: str, seed: str, old: str) -> None:
     asyncio.run(life())
 
 
-def read_lines(pipe, into: list[str]) -> None:
-    into.extend(raw.decode().rstrip("\n") for raw in pipe)
+def zygote() -> None:
+    """Imports everything once, then forks one bot life per line of arguments on stdin (a life
+    starts in milliseconds, so the time goes to killing): says ``pid N``, then ``exit STATUS``."""
+    import json
+    import sys
+    import traceback
+
+    for line in sys.stdin:
+        pid = os.fork()
+        if pid == 0:
+            try:
+                crash_child(*json.loads(line))
+            except BaseException:
+                traceback.print_exc()
+            finally:
+                os._exit(1)  # a life ends only by being killed
+        os.write(1, f"pid {pid}\n".encode())
+        os.write(1, f"exit {os.waitpid(pid, 0)[1]}\n".encode())
 
 
 def test_killing_the_real_bot_under_simcord_loses_no_answered_move(tmp_path):
@@ -632,6 +656,7 @@ def test_killing_the_real_bot_under_simcord_loses_no_answered_move(tmp_path):
     computer seats, turn limits) at random moments; after every kill the database equals the replay
     of its action logs, every answered move is in it, and the next life answers the old buttons."""
     import json
+    import queue
     import signal
     import subprocess
     import sys
@@ -640,50 +665,72 @@ def test_killing_the_real_bot_under_simcord_loses_no_answered_move(tmp_path):
     from tests.engine.test_crash import _verify
 
     db_path = str(tmp_path / "bot.db")
+    errors = tmp_path / "stderr.txt"
     rng = random.Random(2026)
     acked: set[tuple[int, int]] = set()
     kills = inside = old_ok = old_bad = 0
     offset, old, started = 0.0, {}, time.monotonic()
-    while kills < CRASH_MIN_KILLS or time.monotonic() - started < CRASH_BUDGET:
+    with open(errors, "wb") as err:
         proc = subprocess.Popen(
-            [sys.executable, "-c", CHILD, db_path, str(offset), str(rng.getrandbits(32)), json.dumps(old)],
+            [sys.executable, "-c", "from tests.bot.test_hardening import zygote; zygote()"],
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stderr=err,
             cwd=os.getcwd(),
         )
-        lines: list[str] = []
-        reader = threading.Thread(target=read_lines, args=(proc.stdout, lines))
-        reader.start()
-        waited = time.monotonic()
-        while "ready" not in lines and proc.poll() is None and time.monotonic() - waited < 20:
-            time.sleep(0.02)
-        time.sleep(rng.uniform(0.1, 0.8))
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait()
-        reader.join()
-        err = proc.stderr.read().decode()
-        proc.stderr.close()
-        assert proc.returncode == -signal.SIGKILL, f"the bot died by itself: {err[-2000:]}"
-        assert "ready" in lines, f"the bot did not come back: {err[-2000:]}"
-        kills += 1
-        marks = [x for x in lines if x in ("B", "C")]
-        inside += bool(marks) and marks[-1] == "B"
-        for line in lines:
-            kind, _, rest = line.partition(" ")
-            assert kind not in ("ERR", "generic", "unanswered"), line
-            if kind == "ack":
-                mid, version = rest.split()
-                acked.add((int(mid), int(version)))
-            elif kind == "board":
-                i, cid = rest.split()
-                old[i] = cid
-            elif kind == "T":
-                offset = max(offset, float(rest) + 60)
-            elif line == "old ok":
-                old_ok += 1
-            elif line == "old bad":
-                old_bad += 1
-        _verify(db_path, acked)  # consistent, and no answered move lost
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(raw.decode().rstrip("\n")) for raw in proc.stdout]).start()
+
+    def next_line(timeout: float = 20) -> str:
+        try:
+            return lines.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError(f"the bot is silent: {errors.read_text()[-2000:]}") from None
+
+    try:
+        while kills < CRASH_MIN_KILLS or time.monotonic() - started < CRASH_BUDGET:
+            life = [db_path, str(offset), str(rng.getrandbits(32)), json.dumps(old)]
+            proc.stdin.write((json.dumps(life) + "\n").encode())
+            proc.stdin.flush()
+            seen = [next_line()]
+            assert seen[0].startswith("pid "), seen
+            pid = int(seen[0].split()[1])
+            while seen[-1] != "ready":
+                seen.append(next_line())
+                assert not seen[-1].startswith("exit"), (
+                    f"the bot did not come back: {errors.read_text()[-2000:]}"
+                )
+            time.sleep(rng.uniform(0.05, 1.0))
+            with contextlib.suppress(ProcessLookupError):  # (gone already: the status says why)
+                os.kill(pid, signal.SIGKILL)
+            while not seen[-1].startswith("exit "):
+                seen.append(next_line())
+            status = int(seen[-1].split()[1])
+            assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL, (
+                f"the bot died by itself ({status}): {seen[-5:]} {errors.read_text()[-2000:]}"
+            )
+            kills += 1
+            marks = [x for x in seen if x in ("B", "C")]
+            inside += bool(marks) and marks[-1] == "B"
+            for line in seen:
+                kind, _, rest = line.partition(" ")
+                assert kind not in ("ERR", "generic", "unanswered"), line
+                if kind == "ack":
+                    mid, version = rest.split()
+                    acked.add((int(mid), int(version)))
+                elif kind == "board":
+                    i, cid = rest.split()
+                    old[i] = cid
+                elif kind == "T":
+                    offset = max(offset, float(rest) + 60)
+                elif line == "old ok":
+                    old_ok += 1
+                elif line == "old bad":
+                    old_bad += 1
+            _verify(db_path, acked)  # consistent, and no answered move lost
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=10)
     print(
         f"\nbot crash test: {kills} kills ({inside} inside a commit), {len(acked)} answered moves checked, "
         f"0 lost; {old_ok} old buttons answered after restarts ({old_bad} badly)"
