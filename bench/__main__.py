@@ -7,7 +7,7 @@ import os
 import sys
 import time
 
-from bench import Row, discord_roundtrip, engine, platform, render, store, ubongo
+from bench import Row, discord_roundtrip, engine, honga, platform, render, store, ubongo
 
 
 def table(rows: list[Row]) -> str:
@@ -39,6 +39,7 @@ def main() -> None:
         ("four seats at once", lambda: platform.four_seats(10 if quick else 40)),
         ("loop delay during a search", lambda: platform.loop_delay(1.0 if quick else 3.0)),
         ("ubongo", lambda: game_rows(ubongo.run())),
+        ("honga", lambda: game_rows(honga.run())),
     ]
     rows, t0 = [], time.perf_counter()
     for name, step in steps:

@@ -8,12 +8,13 @@ that look the same to the seat give the same choice (and nothing secret can leak
 mountain step and bonus cards are worth, minus HONGA on its board; the utility is that minus half
 the best opponent's value. In the last round only points count (and raw materials as tie-break).
 
-- ``easy``: plays its own game (its utility ignores the opponents); for every placement it plays
-  the rest of the turn greedily (the action that raises the utility most, until none does) and
-  keeps the placement that ends best; then it acts greedily.
-- ``medium``: every decision after placing looks one action further (each candidate followed by
-  the greedy rest of the turn: one-step policy improvement), and the three best placements found
-  by the greedy search are replayed with that better policy before one is chosen.
+- ``easy``: plays its own game (its utility ignores the opponents) and does not plan its
+  placement: it takes the one whose hands look best at a glance (every hand worth the same, usable
+  or not) after HONGA's step 2, then acts greedily (the action that raises the utility most, until
+  none does). It beats random play every time but loses to ``medium``.
+- ``medium``: plays every placement out greedily to the end of the turn, replays the three best
+  with its own policy and keeps the best; every later decision looks one action further (each
+  candidate followed by the greedy rest of the turn: one-step policy improvement).
 Candidates that differ only in how they pay (trade, lure, BUY_VP) are pruned to the best payment
 by immediate utility, which keeps a whole computer turn well under a second.
 
@@ -48,7 +49,8 @@ CARD_V = {
 }
 PENDING_V = 1.1  # an unseen card: about the mean of the above
 CARDS_KEPT, SPARE_CARD_V = 3, 0.3
-OPPONENT_WEIGHT = 0.25
+OPPONENT_WEIGHT = 0.5
+NAIVE_HAND_V = 0.8  # easy: what any hand looks worth when it places its disk
 TOP_PLACEMENTS = 3  # medium replays this many placements with its own (better) policy
 MAX_STEPS = 14  # a turn never has more decisions than hands + 2 cards; this is a safety cap
 
@@ -181,15 +183,24 @@ class _Planner:
             s = t
         return self.u(s)
 
-    def place(self, s: HongaState, deep: bool) -> str:
-        """Every placement played out greedily; ``deep`` replays the best few with the better policy."""
+    def place_naive(self, s: HongaState) -> str:
+        """``easy``: the placement whose hands look best at a glance (each hand counts the same,
+        whether or not it can be used), after what HONGA does in step 2."""
+        best, best_v = "", float("-inf")
+        for code in H.legal(s, s.current):
+            t = _step(s, code)
+            v = self.noisy(self.u(t) + NAIVE_HAND_V * sum(t.left.values()))
+            if v > best_v:
+                best, best_v = code, v
+        return best
+
+    def place(self, s: HongaState) -> str:
+        """Every placement played out greedily; the best few are replayed with the better policy."""
         scored = []
         for code in H.legal(s, s.current):
             t = _step(s, code)
             scored.append((self.noisy(self.rollout(t)), code, t))
         scored.sort(key=lambda x: x[0], reverse=True)
-        if not deep:
-            return scored[0][1]
         top = scored[:TOP_PLACEMENTS]
         return max(top, key=lambda x: self.noisy(self.improved_rollout(x[2])))[1]
 
@@ -223,8 +234,8 @@ class HongaComputer:
         easy = level == "easy"
         planner = _Planner(seat, s.final, s.turn, 0.0 if easy else OPPONENT_WEIGHT)
         if s.phase == "place":
-            return planner.place(view, deep=level != "easy")
-        return planner.act_easy(view) if level == "easy" else planner.act_medium(view)
+            return planner.place_naive(view) if easy else planner.place(view)
+        return planner.act_easy(view) if easy else planner.act_medium(view)
 
     def think_seconds(self, s: HongaState, seat: Seat, level: str) -> float:
         return 0.0

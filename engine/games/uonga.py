@@ -88,13 +88,19 @@ def captures_after(board: str, mover: int) -> tuple[list[int], list[list[int]]]:
 
     Only Mastodons next to the mover can be threatened (R27). A lone one falls with 3+ Cavemen (R28);
     a herd is attacked when a member next to the mover has 4+ (R29/A2) and then loses its member with
-    the most Cavemen over the whole herd (A3); a tie is a choice (R30). Each group loses at most one
-    (R31); nothing is removed here, so every count uses the same position (no chain, R32).
+    the most Cavemen; a tie is a choice (R30). Each group loses at most one (R31); nothing is removed
+    here, so every count uses the same position (no chain, R32).
+
+    SEED OVER SPEC (A3): the spec compares every herd member, so a member far from the mover could
+    fall. The seed says a Caveman captures a Mastodon "only if the Mastodon is adjacent to the Caveman
+    that just moved"; following the seed's intent, only the herd members next to the mover are
+    compared (test_R29_seed_over_spec_A3_only_members_next_to_the_mover_can_fall).
     """
     sure: list[int] = []
     ties: list[list[int]] = []
     done: set[int] = set()
-    for m in NEIGH8[mover]:
+    near = NEIGH8[mover]
+    for m in near:
         if board[m] != MASTODON or m in done:
             continue
         group = group_of(board, m)
@@ -103,11 +109,11 @@ def captures_after(board: str, mover: int) -> tuple[list[int], list[list[int]]]:
             if cav_count(board, m) >= 3:
                 sure.append(m)
             continue
-        counts = {g: cav_count(board, g) for g in group}
-        if not any(counts[g] >= 4 for g in group if g in NEIGH8[mover]):
-            continue
+        counts = {g: cav_count(board, g) for g in group if g in near}  # seed: next to the mover only
         best = max(counts.values())
-        top = [g for g in group if counts[g] == best]
+        if best < 4:
+            continue
+        top = sorted(g for g, n in counts.items() if n == best)
         if len(top) == 1:
             sure.append(top[0])
         else:

@@ -85,7 +85,8 @@ SAMPLES: dict[str, Callable[[], Sample]] = {
 
 
 def main(argv: list[str] | None = None) -> None:
-    argv = sys.argv if argv is None else argv
+    """Write the samples to ``argv[1]`` if given, else to docs/images/."""
+    argv = argv or []
     root = Path(__file__).resolve().parents[2]
     out = Path(argv[1]) if len(argv) > 1 else root / "docs" / "images"
     out.mkdir(parents=True, exist_ok=True)
@@ -97,4 +98,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv)

@@ -537,6 +537,7 @@ def crash_child(db_path: str, offset: str, seed: str, old: str) -> None:
         def emit(self, record: logging.LogRecord) -> None:
             if record.exc_info:
                 out(f"ERR {record.getMessage()} {record.exc_info[1]!r}"[:300])
+                logging.lastResort.handle(record)  # the traceback, on stderr
 
     for name in ("bot", "engine", "discord"):
         logging.getLogger(name).addHandler(Errors(logging.ERROR))

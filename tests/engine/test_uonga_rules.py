@@ -325,12 +325,25 @@ def test_R28_a_lone_mastodon_falls_with_three_cavemen_including_the_mover():
     assert [e.data["square"] for e in ev if e.kind == "captured"] == ["c3"]
 
 
-def test_R29_an_attacked_herd_loses_its_member_with_the_most_cavemen_even_away_from_the_mover():
-    # the mover (e2) touches d3 only; d3 has 4 Cavemen so the herd is attacked, and c3 (6) falls
+def test_R29_an_attacked_herd_loses_its_member_with_the_most_cavemen():
+    # mover c1->c2 touches both members; c3 has 5 Cavemen, d3 has 4: c3 falls, d3 stays
+    s = pos(
+        {"c3": "M", "d3": "M", "b2": "Y", "b3": "Y", "b4": "H", "c4": "Y", "d2": "H", "c1": "H", "a5": "M"}
+    )
+    s, _ = play(s, "move.c1.c2")
+    assert cav_count(s.board, INDEX["d3"]) == 4
+    assert s.board[INDEX["c3"]] == "." and s.board[INDEX["d3"]] == "M" and s.points == [3, 0]
+
+
+def test_R29_seed_over_spec_A3_only_members_next_to_the_mover_can_fall():
+    """Spec A3 compares every herd member, so c3 (6 Cavemen, not next to the mover on e2) would fall.
+    The seed: a Caveman captures a Mastodon "only if the Mastodon is adjacent to the Caveman that just
+    moved". Following the seed, the member next to the mover with the most Cavemen (d3, 4) falls."""
     pieces = {"c3": "M", "d3": "M", "b2": "Y", "b3": "Y", "b4": "H", "c2": "H", "c4": "Y", "d2": "H"}
     s = pos({**pieces, "e1": "Y", "a5": "M"})
     s, _ = play(s, "move.e1.e2")
-    assert s.board[INDEX["c3"]] == "." and s.board[INDEX["d3"]] == "M" and s.points == [3, 0]
+    assert cav_count(s.board, INDEX["c3"]) == 6  # the spec's candidate, out of the mover's reach
+    assert s.board[INDEX["d3"]] == "." and s.board[INDEX["c3"]] == "M" and s.points == [3, 0]
 
 
 def test_R29_a_herd_member_with_three_cavemen_is_safe():
