@@ -7,7 +7,7 @@ import os
 import sys
 import time
 
-from bench import Row, discord_roundtrip, engine, honga, platform, render, store, ubongo
+from bench import Row, discord_roundtrip, engine, honga, platform, render, store, ubongo, uonga
 
 
 def table(rows: list[Row]) -> str:
@@ -40,6 +40,7 @@ def main() -> None:
         ("loop delay during a search", lambda: platform.loop_delay(1.0 if quick else 3.0)),
         ("ubongo", lambda: game_rows(ubongo.run())),
         ("honga", lambda: game_rows(honga.run())),
+        ("uonga", uonga.run),
     ]
     rows, t0 = [], time.perf_counter()
     for name, step in steps:

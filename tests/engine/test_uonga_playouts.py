@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.games.uonga import RULES, UongaState, can_move, captures_after, group_of, side_moves
-from engine.games.uonga_data import PIECES_EACH, VALUE
+from engine.games.uonga_data import NEIGH8, PIECES_EACH, VALUE
 
 OPTION_SETS: list[dict[str, Any]] = [
     {},
@@ -108,12 +108,13 @@ def test_hypothesis_playouts(data, seed, options):
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.sampled_from(".HYM"), min_size=25, max_size=25), st.integers(0, 24))
 def test_hypothesis_capture_rule_properties(cells, mover):
-    """R27/R31 on arbitrary boards: captures touch the mover's groups, one per group, never a Caveman."""
+    """R27/R31 on arbitrary boards: only Mastodons next to the mover fall, one per group."""
     cells[mover] = "Y"
     board = "".join(cells)
     sure, ties = captures_after(board, mover)
     fallen = sure + [m for tie in ties for m in tie]
     assert all(board[m] == "M" for m in fallen)
+    assert all(m in NEIGH8[mover] for m in fallen)  # the seed: only Mastodons next to the mover fall
     assert len(set(fallen)) == len(fallen)
     for tie in ties:
         assert len(tie) >= 2
