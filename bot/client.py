@@ -18,9 +18,9 @@ from bot.i18n import translator
 from bot.ratelimit import RateLimiter
 from bot.router import Router
 from engine import compute
-from engine.errors import EngineError
+from engine.errors import DatabaseBusy, EngineError
 from engine.match import Matches, Update
-from engine.store import Store
+from engine.store import Store, StoreBusy, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -95,7 +95,15 @@ class GameBot(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
-        count = await self.matches.recover(self._broken)
+        try:
+            count = await self.matches.recover(self._broken)
+        except (
+            StoreBusy,
+            DatabaseBusy,
+        ) as err:  # another program took the lock after the start-up check: one line, exit 2
+            raise StoreError(
+                f"{self.store.path}: {err}: another program holds the database; stop it"
+            ) from err
         log.info("recovered %d live match(es)", count)
 
     async def close(self) -> None:
