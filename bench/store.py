@@ -29,13 +29,14 @@ async def _commits(path: str, count: int) -> list[float]:
             seat = s.current
             action = rng.choice(RULES.legal_actions(s, seat))
             s, events = RULES.apply(s, seat, action)
+            read = m.version
             m.version += 1
             m.state = RULES.dump(s)
             m.meta = {"events": [e.dump() for e in events]}
             m.status = "finished" if s.phase == "over" else "active"
             logged = [LoggedAction(m.version, seat, action, "player")]
             t0 = time.perf_counter()
-            await store.commit(m, logged, time.time())
+            await store.commit(m, logged, time.time(), read)
             times.append(time.perf_counter() - t0)
         return times
     finally:
