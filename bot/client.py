@@ -14,6 +14,7 @@ from discord.ext import commands
 from bot import errors
 from bot.components import ActionButton, ActionSelect, Click
 from bot.delivery import Delivery
+from bot.games import UIS
 from bot.i18n import translator
 from bot.ratelimit import RateLimiter
 from bot.router import Router
@@ -141,6 +142,8 @@ class GameBot(commands.Bot):
             await self.reply_error(interaction, "error.not_in_match")
         elif state is None:
             await self.reply_error(interaction, "error.hand_lobby")
+        elif UIS[m.game].private is None:
+            await self.reply_error(interaction, "error.no_hand")
         else:
             await self.delivery.open_panel(interaction, match_id, seat)
 

@@ -2,8 +2,10 @@
 ``<kind>:<match id>:<surface version>:<argument>``. Kinds, by the surface they sit on:
 
 - public message: l = lobby op, g = game action, s = select (its values become an action code),
-  v = display only (redraws the message; the argument is the display state), h = open my panel;
-- a seat's private surface (DM or ephemeral panel): p = game action, q = select, w = display only.
+  v = display only (redraws the message; the argument is the display state), x = display-only
+  select (the chosen value is the display state), h = open my panel;
+- a seat's private surface (DM or ephemeral panel): p = game action, q = select, w = display only,
+  y = display-only select.
 
 The version is the one of the surface the control sits on (engine.match: staleness per viewer)."""
 
@@ -20,11 +22,11 @@ if TYPE_CHECKING:
 
 _ARG = r"[A-Za-z0-9._-]{0,80}"
 BUTTON_ID = rf"(?P<kind>[lghpvw]):(?P<mid>[0-9]{{1,18}}):(?P<ver>[0-9]{{1,9}}):(?P<arg>{_ARG})"
-SELECT_ID = rf"(?P<kind>[sq]):(?P<mid>[0-9]{{1,18}}):(?P<ver>[0-9]{{1,9}}):(?P<arg>{_ARG})"
-OURS = re.compile(rf"[lghpvwsq]:[0-9]{{1,18}}:[0-9]{{1,9}}:{_ARG}")
-PRIVATE_KINDS = frozenset("pqw")
-DISPLAY_KINDS = frozenset("vw")
-SELECT_KINDS = frozenset("sq")
+SELECT_ID = rf"(?P<kind>[sqxy]):(?P<mid>[0-9]{{1,18}}):(?P<ver>[0-9]{{1,9}}):(?P<arg>{_ARG})"
+OURS = re.compile(rf"[lghpvwsqxy]:[0-9]{{1,18}}:[0-9]{{1,9}}:{_ARG}")
+PRIVATE_KINDS = frozenset("pqwy")
+DISPLAY_KINDS = frozenset("vwxy")
+SELECT_KINDS = frozenset("sqxy")
 
 
 @dataclass(frozen=True)

@@ -151,8 +151,9 @@ def game(m: MatchRow, state: Any, display: str = "") -> Board:
     items: list[discord.ui.Item[Any]] = []
     if m.status == "active":
         items = list(ui.controls(ctx))
-        hand = tr(f"button.hand.{m.game}")
-        items.append(ActionButton("h", m.id, 0, "hand", label=hand, emoji=ui.hand_emoji, row=4))
+        if ui.private is not None:
+            hand = tr(f"button.hand.{m.game}")
+            items.append(ActionButton("h", m.id, 0, "hand", label=hand, emoji=ui.hand_emoji, row=4))
     draw = functools.partial(ui.render, view, ctx.names, caption, tr, display)
     return Board(content[:MAX_CONTENT], _view_of(items), draw, ui.image_name, ui.alt_text(view, ctx))
 

@@ -96,7 +96,8 @@ class Router:
             return
         surface = PRIVATE if click.kind in PRIVATE_KINDS else PUBLIC
         if click.kind in DISPLAY_KINDS:
-            await self._display(interaction, m, state, seat, click, surface)
+            display = click.values[0] if click.kind in SELECT_KINDS and click.values else click.arg
+            await self._display(interaction, m, state, seat, click, surface, display)
             return
         action = (
             UIS[m.game].select_action(click.arg, click.values) if click.kind in SELECT_KINDS else click.arg
@@ -115,6 +116,7 @@ class Router:
         seat: int,
         click: Click,
         surface: str,
+        display: str,
     ) -> None:
         """Display-only: refused like an action when stale or out of turn, but nothing is written."""
         seen = m.seats[seat].version if surface == PRIVATE else m.public_version
@@ -123,9 +125,9 @@ class Router:
         if surface == PUBLIC and seat not in rules_for(m.game).to_move(state):
             raise NotYourTurn()  # the public display belongs to the player to move
         if surface == PRIVATE:
-            await self.bot.delivery.respond_private(interaction, m.id, seat, click.arg)
+            await self.bot.delivery.respond_private(interaction, m.id, seat, display[:100])
         else:
-            await self.bot.delivery.respond_display(interaction, m.id, click.arg)
+            await self.bot.delivery.respond_display(interaction, m.id, display[:100])
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Every component interaction gets an answer, including the ones discord.py's DynamicItem

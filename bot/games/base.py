@@ -72,8 +72,15 @@ class Ctx:
         return ActionButton(kind, self.m.id, self.version, display, label=label, style=style, **kw)
 
     def select(self, arg: str, options: list[discord.SelectOption], **kw: Any) -> ActionSelect:
+        """A select whose chosen values the game's ``select_action`` turns into an action code."""
         kind = "s" if self.seat is None else "q"
         return ActionSelect(kind, self.m.id, self.version, arg, options=options, **kw)
+
+    def display_select(self, options: list[discord.SelectOption], **kw: Any) -> ActionSelect:
+        """A select that only redraws this surface: the chosen option's value becomes the display
+        state (choose a piece, then where it goes); nothing is committed."""
+        kind = "x" if self.seat is None else "y"
+        return ActionSelect(kind, self.m.id, self.version, "d", options=options, **kw)
 
 
 @dataclass
@@ -91,8 +98,9 @@ class GameUI(Protocol):
     game: str
     image_name: str
     # Where each seat's private surface lives: "dm" (a DM per seat, with the panel as fallback when
-    # DMs are closed) or "panel" (an ephemeral reply from the public message's hand button).
-    private: str
+    # DMs are closed), "panel" (an ephemeral reply from the public message's hand button), or None
+    # for a game without private information (no hand button).
+    private: str | None
     hand_emoji: str
 
     def option_text(self, options: dict[str, Any], tr: Translator) -> str: ...

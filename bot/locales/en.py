@@ -1,4 +1,7 @@
-"""English messages (complete). Keys are stable; templates use str.format fields."""
+"""English messages (complete). Keys are stable; templates use str.format fields. Shared strings
+here, each game's in ``en_<game>.py``."""
+
+from bot.locales import en_honga, en_ubongo, en_ugah, en_uonga
 
 MESSAGES: dict[str, str] = {
     # errors (engine error keys and bot-side problems)
@@ -62,7 +65,6 @@ MESSAGES: dict[str, str] = {
     "match.dm_closed": "✉️ {name}: I can't send you direct messages, so use the button below to see your cards.",
     "match.your_turn": "{mentions}: your turn in {game} (time runs out {when}).",
     "match.your_turn_untimed": "{mentions}: your turn in {game}.",
-    "button.hand.ugah": "My chips",
     "done.resigned": "You left the game; the computer plays your seat from now on.",
     "done.ended": "The game has been ended.",
     "done.reposted": "The board has been posted again.",
@@ -76,122 +78,17 @@ MESSAGES: dict[str, str] = {
     "opt.game": "Which game (default: the one in this channel)",
     "rules.index": "Games you can start here:\n{games}\nUse `/game rules` in a channel with a running game to read its rules.",
     "opt.turn_seconds": "Seconds per decision before the computer plays for you (default 120)",
-    "cmd.ugah": "Ugah Ugah!: push-your-luck dice for 2-4 hunters",
-    "cmd.ugah.start": "Open an Ugah Ugah! lobby in this channel",
-    "opt.ugah.variant": "Basic (chips face up) or Uncertain hunting (only four chips face up)",
-    "opt.ugah.rolling": "Name several symbols per throw (seed rules) or exactly one",
-    "game.ugah": "Ugah Ugah!",
-    "ev.started": "The hunt begins!",
+    "ev.started": "The game begins!",
     "ev.timeout": "⏱ {name} ran out of time: the computer played for them.",
     "ev.forced": "{name} had only one possible move, so it was made for them.",
     "ev.computer_turn": "🤖 {text}",
     "ev.computer_played": "played their turn",
     "ev.resigned": "{name} left the game: the computer plays their seat.",
-    # Ugah Ugah!
-    "ugah.variant.basic": "Basic game",
-    "ugah.variant.uncertain": "Uncertain hunting",
-    "ugah.rolling.multi": "several symbols per throw",
-    "ugah.rolling.single": "one symbol per throw",
-    "ugah.sym.bone": "Bone",
-    "ugah.sym.dinosaur": "Dinosaur",
-    "ugah.sym.mammoth": "Mammoth",
-    "ugah.sym.bird": "Bird",
-    "ugah.sym.mm": "Mammoth Masher",
-    "ugah.sym.bb": "Bone Breaker",
-    "ugah.short.mm": "MM",
-    "ugah.short.bb": "BB",
-    "ugah.chip.hidden": "face-down chip",
-    "ugah.chip.hidden_at": "face-down chip {n} of 31",
-    "ugah.chip.caterpillar": "caterpillar (1)",
-    "ugah.chip.value": "{value}",
-    "ugah.pick.several": "Set aside several symbols at once…",
-    "ugah.first.mm": "Mammoth Masher first",
-    "ugah.first.bb": "Bone Breaker first",
-    "ugah.first.label": "{first}: {result}",
-    "ugah.first.result": "MM stops on {mm}, BB on {bb}",
-    # both hunters stop on one chip: it is taken, the game ends and the chips between them are lost
-    "ugah.first.take": "you take the {chip}",
-    "ugah.first.take_lost": "{chip}, the {lost} is lost",
-    "ugah.first.take_lost2": "{chip}, the {lost} and the {lost2} are lost",
-    "ugah.first.take_lost_n": "{chip}, {n} other chips are lost",
-    "ugah.step": "1 step",
-    "ugah.steps": "{n} steps",
-    "ugah.keep": "Keep {keep} {keep_chip}, give {give} {give_chip} to {name}",
-    "ugah.ev.rolled": "{name} rolled {faces}",
-    "ugah.ev.set_aside": "{name} set aside {symbols} ×{count}",
-    "ugah.ev.spoils": "{name} takes the {animal} spoils card",
-    "ugah.ev.spoils_from": "{name} takes the {animal} spoils card from {victim}",
-    "ugah.ev.moved": "{hunter} walks {steps}",
-    "ugah.ev.moved_forfeit": "{hunter} walks {steps}, {forfeited} lost",
-    "ugah.ev.taken": "{name} takes chip: {chip}",
-    "ugah.ev.given": "{giver} gives {receiver} a chip: {chip}",
-    "ugah.status.pick": "🎲 {name}: name one or more symbols to set aside.",
-    "ugah.status.pick_single": "🎲 {name}: name one symbol to set aside.",
-    "ugah.status.order": "{name}: choose which hunter moves first.",
-    "ugah.status.keep": "{name}: keep one chip and give the other away.",
-    "ugah.status.keep_hidden": "{name}: keep one chip and give the other away. 🎒 My chips shows you both chips and lets you choose there.",
-    "ugah.status.over": "🏆 Game over. Winner: {winners}. Scores: {scores}",
-    "ugah.alt.head": "Ugah Ugah! board: Mammoth Masher {mm}, Bone Breaker {bb}; "
-    "{left} chips lie between them, face-up values {values}, {hidden} face down.",
-    "ugah.alt.dice": "Dice set aside: {aside}. Current throw: {rolled}.",
-    "ugah.alt.spoils": "Spoils cards: {spoils}.",
-    "ugah.alt.middle": "in the middle",
-    "ugah.alt.stashes": "Chips collected: {stashes}.",
-    "ugah.alt.scores": "Final scores: {scores}.",
-    "ugah.alt.turn": "Turn: {name}.",
-    "ugah.alt.ended": "The game was ended before its finish.",
-    "ugah.alt.at_start": "at its start",
-    "ugah.alt.at_chip": "on chip {n} of 31",
-    "ugah.hand.chips": "Your chips ({count}, {total} points): {chips}",
-    "ugah.hand.none": "none yet",
-    "ugah.hand.spoils": "Your spoils cards: {cards} (+{points} at the end)",
-    "ugah.hand.pending": "The two chips in play: Mammoth Masher's {mm}, Bone Breaker's {bb}.",
-    # the board image (render.ugah.EN_LABELS); {n}, {name} and {names} are filled in there
-    "ugah.img.title": "UGAH UGAH!",
-    "ugah.img.start": "START",
-    "ugah.img.spoils": "SPOILS",
-    "ugah.img.players": "PLAYERS",
-    "ugah.img.mm": "MM",
-    "ugah.img.bb": "BB",
-    "ugah.img.card_dinosaur": "DINOSAUR",
-    "ugah.img.card_mammoth": "MAMMOTH",
-    "ugah.img.card_bird": "BIRD",
-    "ugah.img.variant_basic": "Basic game",
-    "ugah.img.variant_uncertain": "Uncertain hunting",
-    "ugah.img.single": "1 symbol per roll",
-    "ugah.img.turn": "Turn {n}",
-    "ugah.img.game_over": "GAME OVER",
-    "ugah.img.game_ended": "GAME ENDED",
-    "ugah.img.caption_ended": "This game was ended before its finish",
-    "ugah.img.prompt_pick": "Pick symbols to set aside",
-    "ugah.img.prompt_order": "Which hunter moves first?",
-    "ugah.img.prompt_keep": "Keep one chip, give the other",
-    "ugah.img.tray_aside": "ASIDE",
-    "ugah.img.tray_bones": "BONES",
-    "ugah.img.tray_throw": "THROW",
-    "ugah.img.tray_result": "RESULT",
-    "ugah.img.tray_dice": "DICE",
-    "ugah.img.middle": "middle",
-    "ugah.img.pts": "pts",
-    "ugah.img.no_chips": "no chips",
-    "ugah.img.player": "Player {n}",
-    "ugah.img.caption_turn": "{name}'s turn",
-    "ugah.img.caption_pick": "{name} is rolling the dice",
-    "ugah.img.caption_order": "{name} chooses which hunter moves first",
-    "ugah.img.caption_keep": "{name} keeps one chip and gives the other away",
-    "ugah.img.caption_over": "Game over",
-    "ugah.img.caption_winner": "Game over: {names} wins",
-    "ugah.img.caption_winners": "Game over: {names} win",
-    "rules.ugah": (
-        "**Ugah Ugah!** (2-4 players)\n"
-        "• On your turn the five dice are rolled. Bones are set aside at once. Name one or more symbols "
-        "showing: every die with a named symbol is set aside; the rest are rolled again, until all five are aside.\n"
-        "• Three or more dinosaurs, mammoths or birds win that spoils card (+3 at the end), even from another player.\n"
-        "• Each Mammoth Masher die moves the small hunter one chip clockwise, each Bone Breaker die the big "
-        "hunter one chip counter-clockwise; gaps are skipped.\n"
-        "• One hunter moved: take the chip it stands on. Both moved: keep one chip, give the other to another "
-        "player. You choose which hunter moves first when it matters.\n"
-        "• When no chip is left between the hunters the game ends; the most munch points wins.\n"
-        "Uncertain hunting: only four chips start face up."
-    ),
+    "error.no_hand": "This game has no private holdings: everything is on the board.",
 }
+
+# Each game's strings live in its own module, merged here (keys never collide: they name the game).
+MESSAGES.update(en_ugah.MESSAGES)
+MESSAGES.update(en_uonga.MESSAGES)
+MESSAGES.update(en_ubongo.MESSAGES)
+MESSAGES.update(en_honga.MESSAGES)

@@ -1,0 +1,3 @@
+"""English strings of Honga (keys name the game)."""
+
+MESSAGES: dict[str, str] = {}

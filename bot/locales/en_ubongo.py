@@ -1,0 +1,3 @@
+"""English strings of Ubongo Fun-Size (keys name the game)."""
+
+MESSAGES: dict[str, str] = {}

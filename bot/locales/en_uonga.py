@@ -1,0 +1,3 @@
+"""English strings of Uonga (keys name the game)."""
+
+MESSAGES: dict[str, str] = {}
