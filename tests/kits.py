@@ -131,5 +131,3 @@ class TallyKit(Kit):
         )
         return dataclasses.replace(state, counts=counts)
 
-
-KITS = [UgahKit(), TallyKit()]

@@ -10,7 +10,10 @@ import pytest
 
 from bot.delivery import rendered
 from tests.bot.helpers import restart
-from tests.kits import KITS, Click, Kit
+from tests.kits import Click, Kit, TallyKit, UgahKit
+
+# Every game's kit (tests/kit_<game>.py for the games added after Ugah); the toy game's too.
+KITS: list[Kit] = [UgahKit(), TallyKit()]
 
 
 @pytest.fixture(params=KITS, ids=repr)
