@@ -450,8 +450,8 @@ async def test_7_alt_text_names_places_as_players_count_them(simcord_env):
 
 
 async def test_7_caterpillar_chip_shows_a_one(simcord_env):
-    from render.ugah_sprites import chip
-    from render.ugah_style import CHIP_INK
+    from render.ugah.sprites import chip
+    from render.ugah.style import CHIP_INK
 
     env = simcord_env
     _, channel, players = setup_table(env, 2)

@@ -12,8 +12,8 @@ import pytest
 from PIL import Image
 
 from render import common
-from render.samples import SAMPLES, final_view, mid_view, shuffled_values, start_view, uncertain_view
 from render.ugah import H, W, render_ugah
+from render.ugah.samples import SAMPLES, final_view, mid_view, shuffled_values, start_view, uncertain_view
 
 MAX_BYTES = 25 * 1024
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

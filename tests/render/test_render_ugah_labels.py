@@ -15,8 +15,8 @@ from bot.games.ugah import UgahUI
 from bot.i18n import translator
 from bot.locales.en import MESSAGES
 from render import common
-from render.samples import SAMPLES, final_view, mid_view, start_view, uncertain_view
 from render.ugah import EN_LABELS, H, W, render_ugah
+from render.ugah.samples import SAMPLES, final_view, mid_view, start_view, uncertain_view
 
 MAX_BYTES = 25 * 1024
 

@@ -7,8 +7,8 @@ for face-down chips are ``pending.mm_v`` / ``pending.bb_v``, which the engine fi
 player allowed to see them (the active player choosing which chip to keep).
 
 Every word on the board comes from ``labels`` (English by default: ``EN_LABELS``). The look lives in
-``render.ugah_style``, the sprite painters in ``render.ugah_sprites``, their caches in
-``render.ugah_assets``; this module lays a view out.
+``render.ugah.style``, the sprite painters in ``render.ugah.sprites``, their caches in
+``render.ugah.assets``; this module lays a view out.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render import common as c
-from render.ugah_assets import ASSETS, Assets, Lettered, Texts, lettered
-from render.ugah_style import (
+from render.ugah.assets import ASSETS, Assets, Lettered, Texts, lettered
+from render.ugah.style import (
     ANIMALS,
     BIG_CHIP,
     CAPTION_H,

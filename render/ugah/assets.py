@@ -13,8 +13,8 @@ from typing import NamedTuple
 from PIL import Image
 
 from render import common as c
-from render import ugah_sprites as sp
-from render.ugah_style import (
+from render.ugah import sprites as sp
+from render.ugah.style import (
     ANIMALS,
     BIG_CHIP,
     BLENDS,

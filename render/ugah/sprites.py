@@ -2,7 +2,7 @@
 
 Each function paints one antialiased picture and returns it; none keeps state. Texts drawn into a
 sprite (hunter letters, card titles, background headings) are arguments, so callers cache sprites
-per language (see ``render.ugah_assets``).
+per language (see ``render.ugah.assets``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw
 
 from render import common as c
 from render.common import RGB
-from render.ugah_style import (
+from render.ugah.style import (
     BACK,
     BACK_LINE,
     BONE_COL,
