@@ -30,14 +30,28 @@ def board(channel: Any) -> discord.Message:
     return msgs[-1]
 
 
+def components(msg: Any) -> list[Any]:
+    """Every component of a message, however deeply nested (classic rows or Components V2)."""
+    out, stack = [], list(msg.components)
+    while stack:
+        c = stack.pop(0)
+        out.append(c)
+        for attr in ("children", "components", "items"):
+            inner = getattr(c, attr, None)
+            if isinstance(inner, list):
+                stack.extend(inner)
+        accessory = getattr(c, "accessory", None)
+        if accessory is not None:
+            stack.append(accessory)
+    return out
+
+
 def custom_ids(msg: Any, prefix: str = "") -> list[str]:
-    ids = []
-    for row in msg.components:
-        for child in getattr(row, "children", []):
-            cid = getattr(child, "custom_id", None)
-            if cid and cid.startswith(prefix):
-                ids.append(cid)
-    return ids
+    return [
+        c.custom_id
+        for c in components(msg)
+        if getattr(c, "custom_id", None) and c.custom_id.startswith(prefix)
+    ]
 
 
 def button_id(msg: Any, arg: str, kind: str = "g") -> str:
@@ -83,8 +97,7 @@ async def next_click(env: Any, channel: Any, players: list[Any], match_id: int, 
     buttons = custom_ids(msg, "g:")
     selects = custom_ids(msg, "s:")
     if selects and rng.random() < 0.3:
-        options = [o for row in msg.components for c in row.children if getattr(c, "custom_id", "") == selects[0]
-                   for o in c.options]  # fmt: skip
+        options = [o for c in components(msg) if getattr(c, "custom_id", "") == selects[0] for o in c.options]
         values = rng.sample([o.value for o in options], rng.randint(1, len(options)))
         return lambda: actor.select(msg, values, custom_id=selects[0])
     cid = rng.choice(buttons)

@@ -106,11 +106,14 @@ class Delivery:
         the next player can act while the image is still being drawn and uploaded."""
         async with self.lock(match_id):
             m, board = await self.board_for(match_id)
+            whole = isinstance(board.view, discord.ui.LayoutView)
+            if whole:
+                await rendered(board)  # its layout refers to the image: send both in one answer
             answered = False
             on_board = interaction.message is not None and interaction.message.id == m.message_id
             if on_board and not interaction.response.is_done():
                 try:
-                    await interaction.response.edit_message(**board.kwargs(image=board.draw is None))
+                    await interaction.response.edit_message(**board.kwargs(image=board.png is not None))
                     answered = True
                 except discord.HTTPException as err:
                     log.warning(
@@ -118,7 +121,7 @@ class Delivery:
                     )
             await rendered(board)
             shown = SHOWN
-            if (answered and board.draw is None) or (
+            if (answered and (board.draw is None or whole)) or (
                 answered and await self._webhook_image(interaction, board, match_id)
             ):
                 self._shown[match_id] = m.public_version

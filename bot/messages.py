@@ -28,7 +28,7 @@ class Board:
     lazily, in a worker thread, so the text and controls can go out before it is ready."""
 
     content: str
-    view: discord.ui.View | None
+    view: discord.ui.View | discord.ui.LayoutView | None
     draw: Callable[[], bytes] | None = None
     filename: str = "board.png"
     alt: str = ""
@@ -40,8 +40,13 @@ class Board:
         return [discord.File(io.BytesIO(self.png), filename=self.filename, description=self.alt)]
 
     def kwargs(self, *, new: bool = False, image: bool = True) -> dict[str, Any]:
-        """``image=False`` leaves the message's current image in place (text and controls only)."""
-        out: dict[str, Any] = {"content": self.content, "view": self.view}
+        """``image=False`` leaves the message's current image in place (text and controls only). A
+        Components V2 message carries its text inside the layout: the old content is cleared (the
+        lobby before it was a classic message)."""
+        v2 = isinstance(self.view, discord.ui.LayoutView)
+        out: dict[str, Any] = {"content": None if v2 else self.content, "view": self.view}
+        if v2 and new:
+            out.pop("content")
         if new:
             out["files"] = self.files()
             if self.view is None:
@@ -62,6 +67,32 @@ def _view_of(items: list[discord.ui.Item[Any]]) -> discord.ui.View | None:
     for item in items:
         view.add_item(item)
     return view
+
+
+def _layout_of(
+    content: str, items: list[discord.ui.Item[Any]], image: str | None, alt: str
+) -> discord.ui.LayoutView:
+    """A Components V2 message: the text, the board image, then the controls in rows (40 components
+    in all: room for a 5x5 grid and a row of other controls). Items keep their ``row`` numbers."""
+    layout = discord.ui.LayoutView(timeout=None)
+    layout.add_item(discord.ui.TextDisplay(content))
+    if image is not None:
+        media = discord.MediaGalleryItem(f"attachment://{image}", description=alt[:1024] or None)
+        layout.add_item(discord.ui.MediaGallery(media))
+    rows: dict[int, list[discord.ui.Item[Any]]] = {}
+    for index, item in enumerate(items):
+        rows.setdefault(item.row if item.row is not None else 100 + index // 5, []).append(item)
+    for _, row in sorted(rows.items()):
+        chunk: list[discord.ui.Item[Any]] = []
+        for item in row:  # a select fills a row on its own (width 5)
+            if chunk and sum(i.width for i in chunk) + item.width > 5:
+                layout.add_item(discord.ui.ActionRow(*chunk))
+                chunk = []
+            item.row = None  # rows belong to the classic layout; here the ActionRow places them
+            chunk.append(item)
+        if chunk:
+            layout.add_item(discord.ui.ActionRow(*chunk))
+    return layout
 
 
 def lobby(m: MatchRow, tr: Translator) -> Board:
@@ -155,7 +186,11 @@ def game(m: MatchRow, state: Any, display: str = "") -> Board:
             hand = tr(f"button.hand.{m.game}")
             items.append(ActionButton("h", m.id, 0, "hand", label=hand, emoji=ui.hand_emoji, row=4))
     draw = functools.partial(ui.render, view, ctx.names, caption, tr, display)
-    return Board(content[:MAX_CONTENT], _view_of(items), draw, ui.image_name, ui.alt_text(view, ctx))
+    alt = ui.alt_text(view, ctx)
+    if getattr(ui, "layout", "classic") == "v2":
+        layout = _layout_of(content[:MAX_CONTENT], items, ui.image_name, alt)
+        return Board(content[:MAX_CONTENT], layout, draw, ui.image_name, alt)
+    return Board(content[:MAX_CONTENT], _view_of(items), draw, ui.image_name, alt)
 
 
 def private(m: MatchRow, state: Any, seat: int, tr: Translator, display: str = "") -> Board:

@@ -28,6 +28,7 @@ class ToyUI:
     image_name = "toy.png"
     private = "dm"
     hand_emoji = "🔢"
+    layout = "classic"
 
     def option_text(self, options: dict[str, Any], tr: Translator) -> str:
         return f"target {options.get('target')}"

@@ -102,6 +102,9 @@ class GameUI(Protocol):
     # for a game without private information (no hand button).
     private: str | None
     hand_emoji: str
+    # "classic" (text, image and up to 5 rows of controls) or "v2" (Components V2: text, image and
+    # up to 40 components, e.g. a 5x5 grid plus a row of other controls)
+    layout: str
 
     def option_text(self, options: dict[str, Any], tr: Translator) -> str: ...
 

@@ -51,6 +51,7 @@ class UgahUI:
     image_name = "ugah.png"
     private = "panel"
     hand_emoji = "🎒"
+    layout = "classic"
 
     def option_text(self, options: dict[str, Any], tr: Translator) -> str:
         variant = tr(f"ugah.variant.{options.get('variant', 'basic')}")
