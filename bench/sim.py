@@ -104,8 +104,13 @@ async def next_click(env: Any, channel: Any, players: list[Any], match_id: int, 
     return lambda: actor.click(msg, custom_id=cid)
 
 
-async def concurrent_clicks(env: Any, clicks: list[tuple[Any, Any, str]]) -> list[InteractionResult]:
-    """clicks: [(member_actor, message, custom_id), ...] -> one InteractionResult per click."""
+async def concurrent_clicks(
+    env: Any, clicks: list[tuple[Any, Any, str]], *, dm: bool = False
+) -> list[InteractionResult]:
+    """Emit every click before settling once, as Discord delivers interactions that arrive while a
+    handler still awaits I/O. clicks: [(actor, message, custom_id), ...]: member actors in a guild,
+    or user handles with ``dm=True`` for buttons in their DMs. SimCord's own verbs settle after each
+    click, so this uses its private helpers (pinned version)."""
     env._begin_operation("concurrent_clicks")
     try:
         records = []
@@ -121,7 +126,7 @@ async def concurrent_clicks(env: Any, clicks: list[tuple[Any, Any, str]]) -> lis
                 env.backend,
                 type=InteractionType.MESSAGE_COMPONENT,
                 channel_id=stored.channel_id,
-                guild_id=actor.guild.id,
+                guild_id=None if dm else actor.guild.id,
                 user_id=actor.id,
                 data=data,
             )
@@ -136,31 +141,5 @@ async def concurrent_clicks(env: Any, clicks: list[tuple[Any, Any, str]]) -> lis
 
 
 async def concurrent_dm_clicks(env: Any, clicks: list[tuple[Any, Any, str]]) -> list[InteractionResult]:
-    """Like concurrent_clicks, for buttons in DMs: [(user_handle, dm_message, custom_id), ...]."""
-    env._begin_operation("concurrent_dm_clicks")
-    try:
-        records = []
-        for user, message, custom_id in clicks:
-            stored = _visible_message(user, message)
-            button = _find_component(
-                stored.components, types=(ComponentType.BUTTON,), custom_id=custom_id, label=None
-            )
-            data = {"custom_id": button["custom_id"], "component_type": ComponentType.BUTTON}
-            if button.get("id") is not None:
-                data["id"] = button["id"]
-            record, payload = base_payload(
-                env.backend,
-                type=InteractionType.MESSAGE_COMPONENT,
-                channel_id=stored.channel_id,
-                guild_id=None,
-                user_id=user.id,
-                data=data,
-            )
-            payload["message"] = dict(serializers.message_payload(env.backend, stored))
-            record.source_message_id = stored.id
-            env.backend.emit("INTERACTION_CREATE", payload)
-            records.append(record)
-        await env._settle_internal(dispatch=f"INTERACTION_CREATE x{len(records)}")
-        return [InteractionResult(env, r) for r in records]
-    finally:
-        env._end_operation()
+    """concurrent_clicks for buttons in DMs: [(user_handle, dm_message, custom_id), ...]."""
+    return await concurrent_clicks(env, clicks, dm=True)

@@ -17,23 +17,10 @@ from engine.match import Matches
 from engine.store import Store
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
 @pytest.fixture
-async def engine(tmp_path):
-    store = Store(str(tmp_path / "many.db"))
-    await store.open()
-    clock = Clock()
-    matches = Matches(store, clock, turn_seconds=3600, run=run_inline)
-    yield matches, clock, tmp_path
-    await matches.close()
-    await store.close()
+async def engine(open_engine, tmp_path):
+    matches, clock = await open_engine("many.db", 3600)
+    return matches, clock, tmp_path
 
 
 async def start_match(matches: Matches, channel: int, seed: int, *, ai: int = 0) -> int:

@@ -14,23 +14,10 @@ from engine.match import Matches
 from engine.store import MIGRATIONS, Store
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
 @pytest.fixture
-async def engine(tmp_path):
-    store = Store(str(tmp_path / "m.db"))
-    await store.open()
-    clock = Clock()
-    matches = Matches(store, clock, turn_seconds=60, run=run_inline)
-    yield matches, clock, tmp_path
-    await matches.close()
-    await store.close()
+async def engine(open_engine, tmp_path):
+    matches, clock = await open_engine("m.db", 60)
+    return matches, clock, tmp_path
 
 
 async def start_two(matches: Matches) -> int:

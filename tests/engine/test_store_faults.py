@@ -16,24 +16,13 @@ from engine.compute import run_inline
 from engine.errors import DatabaseBusy, LobbyError, StaleAction
 from engine.match import Matches
 from engine.store import BUSY_SECONDS, MIGRATIONS, Store, StoreBusy, StoreError
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.t
+from tests.engine.conftest import Clock
 
 
 @pytest.fixture
-async def engine(tmp_path):
-    store = Store(str(tmp_path / "f.db"))
-    await store.open()
-    matches = Matches(store, Clock(), turn_seconds=3600, run=run_inline)
-    yield matches, str(tmp_path / "f.db")
-    await matches.close()
-    await store.close()
+async def engine(open_engine, tmp_path):
+    matches, _ = await open_engine("f.db", 3600)
+    return matches, str(tmp_path / "f.db")
 
 
 async def start_two(matches: Matches, channel: int = 10) -> int:
