@@ -10,10 +10,10 @@ from __future__ import annotations
 import io
 import threading
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -278,3 +278,16 @@ def flow_positions(widths: Sequence[int], max_width: int, gap: int) -> list[tupl
         out.append((x, line))
         x += w + gap
     return out
+
+
+def label(labels: Mapping[str, str] | None, english: Mapping[str, str], key: str, **fields: Any) -> str:
+    """``labels[key]`` with its fields filled in (a translation); the English text of ``english``
+    if it is missing or broken, so a bad translation never breaks a picture."""
+    template = (labels or {}).get(key)
+    if isinstance(template, str):
+        try:
+            return template.format(**fields) if fields else template
+        except (KeyError, IndexError, ValueError, AttributeError):
+            pass
+    text = english[key]
+    return text.format(**fields) if fields else text

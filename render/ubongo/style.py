@@ -103,15 +103,8 @@ EN_LABELS: dict[str, str] = {
 
 
 def label(labels: Mapping[str, str] | None, key: str, **fields: Any) -> str:
-    """``labels[key]`` with its fields filled in; the English text if it is missing or broken."""
-    template = (labels or {}).get(key)
-    if isinstance(template, str):
-        try:
-            return c.clean_text(template.format(**fields) if fields else template)
-        except (KeyError, IndexError, ValueError):
-            pass
-    english = EN_LABELS[key]
-    return english.format(**fields) if fields else english
+    """``labels[key]`` filled in, English when missing or broken (render.common.label)."""
+    return c.clean_text(c.label(labels, EN_LABELS, key, **fields))
 
 
 def order_label(labels: Mapping[str, str] | None, order: int) -> str:

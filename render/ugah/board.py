@@ -105,15 +105,8 @@ PHASES = ("pick", "order", "keep")
 
 
 def _label(labels: Mapping[str, str], key: str, **fields: Any) -> str:
-    """``labels[key]`` with its fields filled in; the English text if it is missing or broken."""
-    template = labels.get(key)
-    if isinstance(template, str):
-        try:
-            return template.format(**fields) if fields else template
-        except (KeyError, IndexError, ValueError):
-            pass
-    english = EN_LABELS[key]
-    return english.format(**fields) if fields else english
+    """``labels[key]`` filled in, English when missing or broken (render.common.label)."""
+    return c.label(labels, EN_LABELS, key, **fields)
 
 
 @dataclass(frozen=True)

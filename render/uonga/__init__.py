@@ -83,14 +83,8 @@ FILES = "abcde"
 
 
 def _label(labels: Mapping[str, str], key: str, **fields: Any) -> str:
-    """``labels[key]`` with its fields filled in; the English text if it is missing or broken."""
-    template = labels.get(key)
-    if isinstance(template, str):
-        try:
-            return template.format(**fields)
-        except (KeyError, IndexError, ValueError, AttributeError):
-            pass
-    return EN_LABELS[key].format(**fields)
+    """``labels[key]`` filled in, English when missing or broken (render.common.label)."""
+    return c.label(labels, EN_LABELS, key, **fields)
 
 
 def _square(sq: Any) -> tuple[int, int] | None:
