@@ -22,6 +22,7 @@ from bot import messages
 from bot.games import UIS
 from bot.i18n import translator
 from bot.messages import Board
+from engine.match import Update
 from engine.store import LIVE, MatchRow
 
 if TYPE_CHECKING:
@@ -73,7 +74,12 @@ class Delivery:
         self.bot = bot
         self._locks: dict[int, asyncio.Lock] = {}
         self._shown: dict[int, int] = {}  # match -> public version on screen
-        self._dm_shown: dict[tuple[int, int], int] = {}  # (match, seat) -> seat version in the DM
+        # (match, seat) -> (seat version, public version) the DM was drawn at: a DM also shows public
+        # facts (who solved, a countdown), so it follows the public view as well as its seat's
+        self._dm_shown: dict[tuple[int, int], tuple[int, int]] = {}
+        # (match, seat) -> (seat version, display state) of the DM's last display-only click, kept when
+        # the DM is redrawn for a public change only (a chosen piece survives another player's move)
+        self._dm_display: dict[tuple[int, int], tuple[int, str]] = {}
         self._pings: dict[int, int] = {}  # match -> the current turn ping message
         self._pinged: dict[int, int] = {}  # match -> the version whose new turn was pinged
 
@@ -100,12 +106,19 @@ class Delivery:
 
     # ---- answering clicks -------------------------------------------------------------------------
 
-    async def respond(self, interaction: discord.Interaction, match_id: int) -> None:
-        """Answer a click on the public message with the latest committed state: text and controls at
-        once in the interaction response, then the new image through the interaction's webhook, so
-        the next player can act while the image is still being drawn and uploaded."""
+    async def respond(
+        self, interaction: discord.Interaction, match_id: int, update: Update | None = None
+    ) -> None:
+        """Answer a click on the public message: text and controls at once in the interaction
+        response, then the new image through the interaction's webhook, so the next player can act
+        while the image is still being drawn and uploaded. The answer shows the click's own result
+        (``update``) even if computers have moved since (they follow by ``sync``), unless a newer
+        board is already on screen."""
         async with self.lock(match_id):
-            m, board = await self.board_for(match_id)
+            if update is not None and self._shown.get(match_id, -1) < update.match.public_version:
+                m, board = update.match, await self.build(update.match, update.state)
+            else:
+                m, board = await self.board_for(match_id)
             whole = isinstance(board.view, discord.ui.LayoutView)
             if whole:
                 await rendered(board)  # its layout refers to the image: send both in one answer
@@ -151,7 +164,8 @@ class Delivery:
         if not interaction.response.is_done():
             await interaction.response.edit_message(**board.kwargs())
         if interaction.message is not None and interaction.message.id == m.seats[seat].dm_message:
-            self._dm_shown[(match_id, seat)] = m.seats[seat].version
+            self._dm_shown[(match_id, seat)] = (m.seats[seat].version, m.public_version)
+            self._dm_display[(match_id, seat)] = (m.seats[seat].version, display)
         await self.sync(match_id)
 
     async def respond_display(self, interaction: discord.Interaction, match_id: int, display: str) -> None:
@@ -179,7 +193,8 @@ class Delivery:
         if UIS[m.game].private == "dm" and state is not None:
             for seat, info in enumerate(m.seats):
                 human = not info.ai and info.user_id is not None and info.dm != 0
-                if human and self._dm_shown.get((match_id, seat), -1) < info.version:
+                seat_seen, public_seen = self._dm_shown.get((match_id, seat), (-1, -1))
+                if human and (seat_seen < info.version or public_seen < m.public_version):
                     await self._deliver_dm(match_id, seat)
 
     async def refresh(self, match_id: int, *, repost: bool = False) -> str:
@@ -264,7 +279,9 @@ class Delivery:
         """Send or edit a seat's DM surface; DMs closed (50007) -> the seat uses the panel instead."""
         m, state = await self.bot.matches.get(match_id)
         info = m.seats[seat]
-        board = await rendered(messages.private(m, state, seat, messages.tr_for(m)))
+        kept_version, display = self._dm_display.get((match_id, seat), (-1, ""))
+        display = display if kept_version == info.version else ""
+        board = await rendered(messages.private(m, state, seat, messages.tr_for(m), display))
         try:
             if info.dm and info.dm_message:
                 dm = self.bot.get_partial_messageable(info.dm, type=discord.ChannelType.private)
@@ -289,4 +306,4 @@ class Delivery:
         except discord.HTTPException as err:
             log.warning("match %s: DM to seat %s failed: %s", match_id, seat, err)
             return
-        self._dm_shown[(match_id, seat)] = m.seats[seat].version
+        self._dm_shown[(match_id, seat)] = (m.seats[seat].version, m.public_version)

@@ -84,7 +84,7 @@ class Router:
                 click.arg,
                 moderator=self.bot.is_moderator(interaction),
             )
-            await self.bot.delivery.respond(interaction, update.match.id)
+            await self.bot.delivery.respond(interaction, update.match.id, update)
             return
         if seat is None:
             raise NotInMatch()
@@ -102,11 +102,11 @@ class Router:
         action = (
             UIS[m.game].select_action(click.arg, click.values) if click.kind in SELECT_KINDS else click.arg
         )
-        await self.bot.matches.act(m.id, click.version, user.id, action, surface=surface)
+        update = await self.bot.matches.act(m.id, click.version, user.id, action, surface=surface)
         if surface == PRIVATE:
             await self.bot.delivery.respond_private(interaction, m.id, seat)
         else:
-            await self.bot.delivery.respond(interaction, m.id)
+            await self.bot.delivery.respond(interaction, m.id, update)
 
     async def _display(
         self,

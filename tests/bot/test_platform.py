@@ -145,3 +145,34 @@ async def test_closed_dms_fall_back_to_the_panel_and_the_game_goes_on(simcord_en
     assert not r2.ephemeral or "count is 2" in (r2.response.content or "")
     _, state = await env.bot.matches.get(m.id)
     assert state.counts[1] == 2, "the panel's buttons play the game"
+
+
+async def test_ugah_computer_moves_come_after_the_humans_click_is_answered(simcord_env):
+    """The click that hands the turn to a computer is answered with the position right after the
+    human's move (the computer to move); the computer's moves follow through the timer path."""
+    import random
+
+    from tests.bot.helpers import open_and_start, play_one
+
+    env = simcord_env
+    _, channel, players = setup_table(env, 1)
+    mid = await open_and_start(env, channel, players, ai=1)
+    rng = random.Random(4)
+    for _ in range(200):
+        m, state = await env.bot.matches.get(mid)
+        if m.status != "active":
+            break
+        before, requests = len(await env.bot.store.actions(mid)), len(env.http_requests)
+        await play_one(env, channel, players, mid, rng)
+        log = await env.bot.store.actions(mid)
+        if not any(a.source == "computer" for a in log[before:]):
+            continue
+        # this click handed the turn over: what did its own answer (the interaction callback) say?
+        sent = env.http_requests[requests:]
+        answer = next(r for r in sent if r.path.endswith("/callback"))
+        status = answer.json["data"]["content"].splitlines()[-1]
+        assert "Computer 1" in status, f"answered before the computer moved: {status}"
+        later = [r for r in sent[sent.index(answer) + 1 :] if r.method == "PATCH" and "/channels/" in r.path]
+        assert later, "then the board followed the computer's moves"
+        return
+    raise AssertionError("the turn never passed to the computer")
