@@ -159,7 +159,7 @@ async def test_ugah_computer_moves_come_after_the_humans_click_is_answered(simco
     mid = await open_and_start(env, channel, players, ai=1)
     rng = random.Random(4)
     for _ in range(200):
-        m, state = await env.bot.matches.get(mid)
+        m, _state = await env.bot.matches.get(mid)
         if m.status != "active":
             break
         before, requests = len(await env.bot.store.actions(mid)), len(env.http_requests)
