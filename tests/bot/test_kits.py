@@ -10,10 +10,13 @@ import pytest
 
 from bot.delivery import rendered
 from tests.bot.helpers import restart
+from tests.kit_honga import HongaKit
+from tests.kit_ubongo import UbongoKit
+from tests.kit_uonga import UongaKit
 from tests.kits import Click, Kit, TallyKit, UgahKit
 
 # Every game's kit (tests/kit_<game>.py for the games added after Ugah); the toy game's too.
-KITS: list[Kit] = [UgahKit(), TallyKit()]
+KITS: list[Kit] = [UgahKit(), TallyKit(), HongaKit(), UongaKit(), UbongoKit()]
 
 
 @pytest.fixture(params=KITS, ids=repr)
@@ -117,7 +120,9 @@ async def test_timers_play_on_when_nobody_clicks(kit, simcord_env):
     assert m.status != "active" or m.deadline is not None, "a live match always has a way forward"
 
 
-@pytest.mark.parametrize("route", ["POST /interactions/*/callback", "PATCH /channels/*/messages/*"])
+@pytest.mark.parametrize(
+    "route", ["POST /interactions/*/callback", "PATCH /channels/*/messages/*", "POST /channels/*/messages"]
+)
 async def test_discord_faults_on_the_clicked_surface_lose_nothing(kit, simcord_env, route):
     env = simcord_env
     channel, players, mid = await kit.start(env)
