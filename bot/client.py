@@ -35,6 +35,7 @@ def _now() -> float:
 # A human clicks a few times a second at most; a channel hosts one game and a few commands.
 USER_LIMIT = (12, 10.0)
 CHANNEL_LIMIT = (40, 10.0)
+DISPLAY_LIMIT = (40, 10.0)  # display-only clicks (choose a piece, browse its places), counted apart
 
 
 class GameTree(app_commands.CommandTree["GameBot"]):
@@ -76,7 +77,7 @@ class GameBot(commands.Bot):
             tree_cls=GameTree,
             allowed_mentions=discord.AllowedMentions.none(),  # a name like "@everyone" never pings
         )
-        self.limiter = RateLimiter(_now, USER_LIMIT, CHANNEL_LIMIT) if rate_limits else None
+        self.limiter = RateLimiter(_now, USER_LIMIT, CHANNEL_LIMIT, DISPLAY_LIMIT) if rate_limits else None
         self.store = Store(database_path)
         self.matches = Matches(
             self.store, _now, turn_seconds=turn_seconds, on_timer_update=self._timer_update
@@ -121,11 +122,14 @@ class GameBot(commands.Bot):
     async def reply_engine_error(self, interaction: discord.Interaction, err: EngineError) -> None:
         await errors.reply_engine(interaction, err)
 
-    async def within_limits(self, interaction: discord.Interaction, *, channel: bool = True) -> bool:
+    async def within_limits(
+        self, interaction: discord.Interaction, *, channel: bool = True, display: bool = False
+    ) -> bool:
         """Per member always; per channel for commands and lobby clicks (game clicks are answered
-        per member only, so people outside a game cannot use up its channel's budget)."""
+        per member only, so people outside a game cannot use up its channel's budget). Display-only
+        clicks have their own per-member budget."""
         channel_id = (interaction.channel_id or 0) if channel else None
-        if self.limiter is None or self.limiter.hit(interaction.user.id, channel_id):
+        if self.limiter is None or self.limiter.hit(interaction.user.id, channel_id, display=display):
             return True
         await self.reply_error(interaction, "error.slow_down")
         return False

@@ -90,18 +90,15 @@ class Delivery:
 
     async def board_for(self, match_id: int) -> tuple[MatchRow, Board]:
         m, state = await self.bot.matches.get(match_id)
-        tr = messages.tr_for(m)
-        if m.status == "lobby":
-            return m, messages.lobby(m, tr)
-        if m.state is None:
-            return m, messages.closed_lobby(m, tr)
-        return m, messages.game(m, state)
+        return m, await self.build(m, state)
 
     async def build(self, m: MatchRow, state: Any) -> Board:
-        """The public board of a committed match (tests compare what is shown with it)."""
+        """The public message of a committed match: its lobby, a lobby that closed, or the game."""
         tr = messages.tr_for(m)
         if m.status == "lobby":
             return messages.lobby(m, tr)
+        if state is None:
+            return messages.closed_lobby(m, tr)
         return messages.game(m, state)
 
     # ---- answering clicks -------------------------------------------------------------------------

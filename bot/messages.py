@@ -176,6 +176,8 @@ def game(m: MatchRow, state: Any, display: str = "") -> Board:
     view = rules_for(m.game).view(state, None)
     if m.status != "active":
         view = {**view, "ended": True}  # no prompt, no turn marker on a game that is over or ended
+        if m.meta.get("result"):  # ended outside the rules (resignation): the image can name the winner
+            view["ended_result"] = m.meta["result"]
     caption = ui.caption(events, ctx)
     if m.status == "cancelled":
         caption = tr("match.ended_caption")

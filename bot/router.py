@@ -73,7 +73,8 @@ class Router:
         if not _came_from_its_place(interaction, m, click, seat):
             raise WrongPlace()
         # players are limited per person only: people outside a game cannot use up its budget
-        if not await self.bot.within_limits(interaction, channel=click.kind == "l"):
+        display = click.kind in DISPLAY_KINDS  # choosing and browsing: a budget of their own
+        if not await self.bot.within_limits(interaction, channel=click.kind == "l", display=display):
             return
         if click.kind == "l":
             update = await self.bot.matches.lobby(

@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import multiprocessing
 import os
+import signal
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -22,6 +23,9 @@ _pool: ProcessPoolExecutor | None = None
 def _worker_init() -> None:
     with contextlib.suppress(OSError):
         os.nice(5)  # the event loop's process keeps priority on a small machine
+    # Ctrl-C reaches the whole process group: the bot shuts the pool down, the worker must not
+    # print a KeyboardInterrupt traceback of its own
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def pool() -> ProcessPoolExecutor:

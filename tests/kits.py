@@ -130,4 +130,3 @@ class TallyKit(Kit):
             c if i in state.finished else rng.randint(0, state.target - 1) for i, c in enumerate(state.counts)
         )
         return dataclasses.replace(state, counts=counts)
-

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import simcord
 
+from bench.sim import next_click, open_and_start, setup_table
 from bot.client import create_bot
-from tests.bot.helpers import open_and_start, play_one, setup_table
 
 CHROMIUM = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
             "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -29,8 +29,9 @@ async def main(out: str) -> None:
             _, channel, players = setup_table(env, 3)
             mid = await open_and_start(env, channel, players, variant="basic")
             rng = random.Random(21)
-            for _ in range(14):
-                await play_one(env, channel, players, mid, rng)
+            for _ in range(14):  # the player to move clicks one of the game buttons
+                click = await next_click(env, channel, players, mid, rng)
+                await click()
             preview = env.preview(
                 channel, viewers=players[:1], layout="channel", display="fixed", width=1100, height=1000
             )

@@ -76,13 +76,12 @@ class Common(commands.GroupCog, group_name="game", group_description=desc("cmd.g
         if (mid := await self._live(interaction)) is None:
             return
         try:
-            await self.bot.matches.resign(mid, interaction.user.id)
+            update = await self.bot.matches.resign(mid, interaction.user.id)
         except EngineError as err:
             await self.bot.reply_engine_error(interaction, err)
             return
-        await interaction.response.send_message(
-            translator(interaction.locale)("done.resigned"), ephemeral=True
-        )
+        key = "done.resigned_lost" if update.match.status == "finished" else "done.resigned"  # 2 seats: over
+        await interaction.response.send_message(translator(interaction.locale)(key), ephemeral=True)
         await self.bot.delivery.sync(mid)
 
     @app_commands.command(name="end", description=desc("cmd.game.end"))

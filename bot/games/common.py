@@ -36,7 +36,7 @@ def story_lines(
             flush()
             current = None
             name = names[e.data["seat"]] if "seat" in e.data else ""
-            out.append(tr(f"ev.{e.kind}", name=name))
+            out.append(tr(_generic_key(e, ctx), name=name))
             continue
         who = actor(e)
         if who is not None and who != current:
@@ -49,6 +49,14 @@ def story_lines(
             out.append(text)
     flush()
     return out
+
+
+def _generic_key(e: Event, ctx: Ctx) -> str:
+    """A resignation that ended the game (two seats) says so; otherwise a computer took the seat."""
+    result = ctx.m.meta.get("result") or {}
+    if e.kind == "resigned" and result.get("reason") == "resignation":
+        return "ev.resigned_lost"
+    return f"ev.{e.kind}"
 
 
 def _is_ai(ctx: Ctx, seat: int) -> bool:

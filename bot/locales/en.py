@@ -66,6 +66,7 @@ MESSAGES: dict[str, str] = {
     "match.your_turn": "{mentions}: your turn in {game} (time runs out {when}).",
     "match.your_turn_untimed": "{mentions}: your turn in {game}.",
     "done.resigned": "You left the game; the computer plays your seat from now on.",
+    "done.resigned_lost": "You resigned: your opponent wins.",
     "done.ended": "The game has been ended.",
     "done.reposted": "The board has been posted again.",
     # commands
@@ -84,6 +85,7 @@ MESSAGES: dict[str, str] = {
     "ev.computer_turn": "🤖 {text}",
     "ev.computer_played": "played their turn",
     "ev.resigned": "{name} left the game: the computer plays their seat.",
+    "ev.resigned_lost": "🏳 {name} resigned.",
     "error.no_hand": "This game has no private holdings: everything is on the board.",
 }
 

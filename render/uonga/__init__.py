@@ -220,15 +220,16 @@ def _draw_marks(f: _Frame, board: dict[tuple[int, int], str], highlight: Any) ->
     for tie in pending if isinstance(pending, list) else []:
         for fr in _squares(tie):
             c.paste(f.img, f.a.tie, cell_box(*fr)[:2])
+    sel, targets = _highlight(highlight)
     last = f.view.get("last")
     if isinstance(last, Mapping):
         for fr in _squares(last.get("fallen")):
-            c.paste(f.img, f.a.cross, cell_centre(*fr), center=True)
+            if fr not in targets:  # a destination's dot there now says more than the old capture
+                c.paste(f.img, f.a.cross, cell_centre(*fr), center=True)
         to = _square(last.get("to"))
         if to is not None and last.get("piece") == "M" and last.get("captured"):
             x0, y0, _, _ = cell_box(*to)  # a Mastodon took a Caveman here: a small cross in the corner
             c.paste(f.img, f.a.cross, (x0 + 2, y0 + 2))
-    sel, targets = _highlight(highlight)
     if sel is not None:
         c.paste(f.img, f.a.select, cell_box(*sel)[:2])
     for fr in targets:

@@ -1,0 +1,265 @@
+"""Honga end to end through SimCord: people and computers to the end by clicking (public message and
+the mover's panel), a restart in the middle of a turn, the panel's secrets, refusals, the turn limit."""
+
+from __future__ import annotations
+
+import random
+from types import SimpleNamespace
+
+import discord
+
+from bot.games.base import Ctx
+from bot.games.honga import HongaUI
+from bot.i18n import translator
+from bot.locales.en_honga import MESSAGES
+from engine.games.honga import RULES
+from engine.games.honga_data import BONUS_CARDS, FIELDS, SPACES
+from render.honga import EN_LABELS
+from tests.bot.helpers import board, button_id, custom_ids, restart, setup_table
+from tests.kit_honga import HongaKit, open_panel
+
+KIT = HongaKit()
+CARD_NAMES = {k: MESSAGES[f"honga.card.{k}"] for k in BONUS_CARDS}
+
+
+async def start(env, humans=2, ai=(), **options):
+    """/honga start (short target) by the first person, the others join, computer seats, start."""
+    _, channel, players = setup_table(env, humans)
+    host = players[0]
+    r = await host.slash(channel, "honga start", target="short", **options)
+    assert not r.ephemeral, r.response and r.response.content
+    for p in players[1:]:
+        await p.click(board(channel), custom_id=button_id(board(channel), "join", "l"))
+    for level in ai:
+        await host.click(board(channel), custom_id=button_id(board(channel), f"ai.{level}", "l"))
+    await host.click(board(channel), custom_id=button_id(board(channel), "start", "l"))
+    m = await env.bot.matches.live_in_channel(channel.id)
+    return channel, players, m.id
+
+
+async def mover(env, players, mid):
+    m, state = await env.bot.matches.get(mid)
+    return next(p for p in players if p.id == m.seats[state.current].user_id), state
+
+
+async def snapshot(env, mid):
+    m, state = await env.bot.matches.get(mid)
+    return m.version, RULES.dump(state)
+
+
+async def test_people_and_computers_play_to_the_end(simcord_env):
+    env = simcord_env
+    channel, players, mid = await start(env, 2, ("medium", "easy"))
+    m, _ = await env.bot.matches.get(mid)
+    assert [s.ai for s in m.seats] == [False, False, True, True]
+    first = board(channel)
+    assert first.attachments[0].filename == "honga.png"
+    rng = random.Random(4)
+    for _ in range(900):
+        m, state = await env.bot.matches.get(mid)
+        if m.status != "active":
+            break
+        assert not m.seats[state.current].ai, "computers move on their own after a click is answered"
+        r = await (await KIT.next_click(env, channel, players, mid, rng))()
+        assert r.acknowledged and not r.ephemeral, r.response and r.response.content
+    assert m.status == "finished"
+    final = board(channel)
+    assert final.id == first.id and "Game over" in final.content
+    assert custom_ids(final) == [], "a finished game has no controls"
+    assert (await final.attachments[0].read()).startswith(b"\x89PNG")
+    assert "winners" in final.attachments[0].description
+    actions = await env.bot.store.actions(mid)
+    assert {a.source for a in actions} >= {"player", "computer"}
+    assert await env.bot.matches.replay(mid) == state
+
+
+async def test_a_restart_in_the_middle_of_a_turn_resumes_there(simcord_env, bot_factory):
+    env = simcord_env
+    channel, players, mid = await start(env, 2)
+    actor, state = await mover(env, players, mid)
+    place = custom_ids(board(channel), "s:")[0]
+    await actor.select(board(channel), ["place.se.1"], custom_id=place)
+    _, state = await env.bot.matches.get(mid)
+    assert state.phase == "act" and state.placed[:2] == ["se", 1]
+    old = board(channel)
+    end = button_id(old, "end")
+    before = await snapshot(env, mid)
+    await restart(env, bot_factory)
+    assert await snapshot(env, mid) == before, "the same decision of the same turn"
+    panel = await open_panel(channel, actor)
+    assert "It is your turn" in panel.content and custom_ids(panel, "p:")
+    r = await actor.click(old, custom_id=end)  # a button drawn by the old process
+    assert not r.ephemeral, r.response and r.response.content
+    _, after = await env.bot.matches.get(mid)
+    assert after.current != state.current and after.phase == "place"
+
+
+async def test_the_panel_shows_only_the_seats_own_secrets(simcord_env):
+    env = simcord_env
+    channel, players, mid = await start(env, 2)
+    rng = random.Random(2)
+    seen_cards = False
+    for i in range(150):
+        m, state = await env.bot.matches.get(mid)
+        if m.status != "active" or (seen_cards and i >= 40):
+            break
+        actor, state = await mover(env, players, mid)
+        waiting = next(p for p in players if p is not actor)
+        panel = await open_panel(channel, waiting)
+        assert "It is " in panel.content and custom_ids(panel) == [], "nothing to do out of turn"
+        if state.disk[1 - state.current] is not None:
+            assert "Your disk" in panel.content and "quarter 1:" in panel.content
+        public = board(channel)
+        for text in (public.content, public.attachments[0].description):
+            assert "quarter 1:" not in text and "Your" not in text
+        for row in public.components:  # the public controls never offer cards or the disks to keep
+            for c in row.children:
+                values = [o.value for o in getattr(c, "options", None) or []]
+                assert not any(v.startswith(("card.", "keep.")) for v in values)
+                assert ":card." not in c.custom_id and ":keep." not in c.custom_id
+        if state.phase == "act" and state.cards[state.current] and len(state.played) < 2:
+            seen_cards = True
+            own = await open_panel(channel, actor)
+            assert CARD_NAMES[state.cards[state.current][0]] in own.content
+            values = [
+                o.value for row in own.components for c in row.children for o in getattr(c, "options", [])
+            ]
+            assert any(v.startswith("card.") for v in values), "the mover plays cards from the panel"
+        await (await KIT.next_click(env, channel, players, mid, rng))()
+    assert seen_cards, "a mover held bonus cards during the test"
+
+
+async def test_refusals_are_ephemeral_and_change_nothing(simcord_env):
+    env = simcord_env
+    channel, players, mid = await start(env, 2)
+    eve = channel.guild.add_member(env.create_user("eve"))
+    actor, state = await mover(env, players, mid)
+    waiting = next(p for p in players if p is not actor)
+    place = custom_ids(board(channel), "s:")[0]
+    before = await snapshot(env, mid)
+    r = await waiting.select(board(channel), ["place.nw.0"], custom_id=place)
+    assert r.ephemeral and "isn't your turn" in r.response.content
+    r = await eve.select(board(channel), ["place.nw.0"], custom_id=place)
+    assert r.ephemeral and "aren't playing" in r.response.content
+    assert await snapshot(env, mid) == before
+    await actor.select(board(channel), ["place.sw.0"], custom_id=place)
+    m, state = await env.bot.matches.get(mid)
+    before = await snapshot(env, mid)
+    unaffordable = ["lure.fbm" if state.res[state.current][:3] == [0, 0, 0] else "lure.ffffbbbbmmmm"]
+    unaffordable += ["trade.1.ffffffbbbbbbmmmmmm", "fish" if "lake" not in state.left else "draw.2"]
+    forged = ["place.zz.9", "card.vp2" if "vp2" not in state.cards[state.current] else "card.nope", "end.now"]
+    for code in unaffordable + forged:
+        cid = f"g:{mid}:{m.public_version}:{code}"
+        stored = env.backend.get_message(channel.id, board(channel).id)
+        stored.components[0]["components"][0]["custom_id"] = cid
+        r = await actor.click(board(channel), custom_id=cid)
+        assert r.ephemeral and r.response.content, code
+        assert "Nothing was changed" in r.response.content, (code, r.response.content)
+        assert await snapshot(env, mid) == before, code
+
+
+async def test_the_turn_limit_hands_an_absent_turn_to_the_computer(simcord_env):
+    env = simcord_env
+    channel, _, mid = await start(env, 2, turn_seconds=30)
+    m, state = await env.bot.matches.get(mid)
+    slow, turn = m.seats[state.current].name, state.turn
+    for _ in range(12):  # every decision has its own limit; the computer plays the turn out
+        await env.advance_time(31)
+        m, state = await env.bot.matches.get(mid)
+        if state.turn > turn:
+            break
+    assert state.turn > turn or m.status == "finished"
+    assert any(a.source == "timeout" for a in await env.bot.store.actions(mid))
+    assert slow in board(channel).content
+
+
+def _ctx(state, seat=None, display=""):
+    """A Ctx over a bare state (no database): enough for the UI's builders."""
+    seats = [SimpleNamespace(name=f"P{i}", ai=False, version=7) for i in range(state.n)]
+    m = SimpleNamespace(id=1, game="honga", public_version=7, seats=seats)
+    return Ctx(m, state, translator(None), seat=seat, display=display)
+
+
+def _rich_state():
+    """Step 3 with a trade and a mammoth hand, full tracks, mammoths everywhere and every card kind
+    in hand: more payments than one select can hold."""
+    s = RULES.setup(3, 5, {})
+    s = RULES.apply(s, s.current, "place.se.2")[0]
+    me = s.current
+    s.res = [[9, 9, 9, 9] for _ in range(s.n)]
+    s.board[me], s.herd = 3, [me, me, (me + 1) % 3]
+    s.slots = ["T23", "T21", "T32"]
+    s.left = {"trade": 2, "mammoths": 1, "lake": 1, "spring": 1}
+    s.cards[me] = sorted(BONUS_CARDS)
+    return s
+
+
+def test_every_surface_fits_discord_limits_and_pages_long_selects():
+    ui, s = HongaUI(), _rich_state()
+    legal = RULES.legal_actions(s, s.current)
+    for display in ("", "page.1", "page.2"):
+        for ctx in (_ctx(s, display=display), _ctx(s, s.current, display)):
+            items = ui.controls(ctx) if ctx.seat is None else ui.private_surface(ctx).items
+            view = discord.ui.View(timeout=None)
+            for item in items:
+                view.add_item(item)  # raises past 5 rows or 25 components
+            selects = [i for i in items if hasattr(i, "item") and isinstance(i.item, discord.ui.Select)]
+            assert all(len(x.item.options) <= 25 for x in selects)
+    offered = set()
+    for page in range(6):
+        for item in ui.private_surface(_ctx(s, s.current, f"page.{page}")).items:
+            offered |= {o.value for o in getattr(item.item, "options", [])}
+            offered |= {item.item.custom_id.split(":", 3)[3]} if not hasattr(item.item, "options") else set()
+    assert set(legal) <= offered, "every legal code is reachable on the panel, page by page"
+
+
+def test_the_catalogue_holds_every_image_label_and_every_name():
+    ours = {k.removeprefix("honga.img."): v for k, v in MESSAGES.items() if k.startswith("honga.img.")}
+    assert ours == EN_LABELS
+    names = [f"honga.{key}.{k}" for k in BONUS_CARDS for key in ("card", "cardname")] + [
+        f"honga.field.{f}" for f in FIELDS
+    ]
+    names += [f"honga.space.{s}" for s in SPACES] + [
+        f"honga.res.{r}" for r in ("f", "b", "m", "w", "mammoth")
+    ]
+    names += [f"honga.tiebreak.{t}" for t in ("score", "resources", "shared")]
+    names += [f"honga.status.{p}" for p in ("place", "act", "keep")]
+    assert [k for k in names if k not in MESSAGES] == []
+
+
+async def forge_and_click(env, channel, actor, mid, code):
+    """Click a public control whose id was altered to carry ``code`` (at the current version)."""
+    m, _ = await env.bot.matches.get(mid)
+    cid = f"g:{mid}:{m.public_version}:{code}"
+    stored = env.backend.get_message(channel.id, board(channel).id)
+    stored.components[-1]["components"][0]["custom_id"] = cid
+    return await actor.click(board(channel), custom_id=cid)
+
+
+async def test_a_pending_card_and_a_hand_used_twice_are_refused(simcord_env):
+    env = simcord_env
+    channel, players, mid = await start(env, 2)
+    rng = random.Random(6)
+    refused = set()
+    for _ in range(400):
+        m, state = await env.bot.matches.get(mid)
+        if m.status != "active" or refused == {"pending", "twice"}:
+            break
+        actor, state = await mover(env, players, mid)
+        me = state.current
+        codes = []
+        if state.phase == "act" and any(k not in state.cards[me] for k in state.pending[me]):
+            codes.append(
+                ("pending", f"card.{next(k for k in state.pending[me] if k not in state.cards[me])}")
+            )
+        if state.phase == "act" and state.left.get("lake") == 1 and "twice" not in refused:
+            await actor.click(board(channel), custom_id=button_id(board(channel), "fish"))
+            codes.append(("twice", "fish"))
+        for what, code in codes:
+            before = await snapshot(env, mid)
+            r = await forge_and_click(env, channel, actor, mid, code)
+            assert r.ephemeral and "Nothing was changed" in r.response.content, code
+            assert await snapshot(env, mid) == before, code
+            refused.add(what)
+        await (await KIT.next_click(env, channel, players, mid, rng))()
+    assert refused == {"pending", "twice"}

@@ -1,0 +1,214 @@
+"""The playground (tools/playground.py) end to end, headless: a short Ugah Ugah! game against the
+computer driven through the same loopback HTTP surface the browser page uses (no browser)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import uuid
+from typing import Any
+from urllib.parse import urlsplit
+
+import aiohttp
+
+from tools.playground import open_playground
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+DM_CHANNEL = 1  # Discord channel type
+
+
+class BrowserPage:
+    """What the page's JavaScript does (static/app.js, actions.js, transport.js): open a page
+    context, poll /api/state, post sequenced actions against the last published revision."""
+
+    def __init__(self, http: aiohttp.ClientSession, url: str) -> None:
+        parts = urlsplit(url)
+        assert parts.hostname == "127.0.0.1", url  # loopback only
+        self.http = http
+        self.base = f"{parts.scheme}://{parts.netloc}"
+        self.headers = {"X-Simcord-Capability": parts.fragment}
+        self.sequence = 0
+        self.snap: dict[str, Any] = {}
+
+    async def _json(self, method: str, path: str, **kwargs: Any) -> Any:
+        async with self.http.request(method, self.base + path, headers=self.headers, **kwargs) as r:
+            assert r.status == 200, (path, r.status, await r.text())
+            return await r.json()
+
+    async def open(self) -> dict[str, Any]:
+        self.snap = await self._json("POST", "/api/pages", json={})
+        self.headers["X-Simcord-Context"] = self.snap["context"]["id"]
+        return self.snap
+
+    async def state(self) -> dict[str, Any]:
+        self.snap = await self._json("GET", "/api/state")
+        return self.snap
+
+    async def act(self, kind: str, **extra: Any) -> dict[str, Any]:
+        """One action; re-read and resend if the page republished in between (the clock can
+        republish), as a person clicks again after the page updates. Bounded."""
+        for _ in range(3):
+            self.sequence += 1
+            body = {
+                **extra,
+                "kind": kind,
+                "protocol_version": 3,
+                "sequence": self.sequence,
+                "request_id": str(uuid.uuid4()),
+                "generation": self.snap["context"]["generation"],
+                "bot_generation": self.snap["botGeneration"],
+                "published_revision": self.snap["publishedRevision"],
+            }
+            receipt = await self._json("POST", "/api/action", json=body)
+            await self.state()
+            codes = [d.get("code") for d in receipt.get("diagnostics", [])]
+            if not (receipt["rejected"] and "stale-revision" in codes):
+                assert not receipt["rejected"], receipt
+                return receipt
+        raise AssertionError(f"{kind}: the page kept changing under the action")
+
+    async def run(self, invocation: str, **options: Any) -> dict[str, Any]:
+        catalog = await self._json("GET", "/api/commands")
+        entry = next(e for e in catalog["entries"] if e["invocation"] == invocation)
+        return await self.act(
+            "run_command",
+            command_id=entry["commandId"],
+            path=entry["path"],
+            schema_fingerprint=entry["schemaFingerprint"],
+            options=options,
+        )
+
+    def messages(self) -> list[dict[str, Any]]:
+        return [self.snap["messages"][mid] for mid in self.snap["timeline"]]
+
+    def board(self) -> dict[str, Any]:
+        """The game message: the latest one carrying an image."""
+        return next(m for m in reversed(self.messages()) if m["attachments"])
+
+    @staticmethod
+    def buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
+        found, stack = [], list(message["components"])
+        while stack:
+            item = stack.pop(0)
+            if item.get("type") == 2:
+                found.append(item)
+            stack.extend(item.get("components") or [])
+        return found
+
+    async def click(self, message: dict[str, Any], button: dict[str, Any]) -> dict[str, Any]:
+        return await self.act("click", control_key=button["control_key"], target_id=message["id"])
+
+    async def click_label(self, label: str) -> dict[str, Any]:
+        message = next(
+            m for m in reversed(self.messages()) if any(b.get("label") == label for b in self.buttons(m))
+        )
+        button = next(b for b in self.buttons(message) if b.get("label") == label)
+        return await self.click(message, button)
+
+    async def asset(self, asset_id: str) -> bytes:
+        async with self.http.get(f"{self.base}/api/assets/{asset_id}", headers=self.headers) as r:
+            assert r.status == 200, r.status
+            return await r.read()
+
+
+def game_buttons(page: BrowserPage, message: dict[str, Any]) -> list[dict[str, Any]]:
+    return [b for b in page.buttons(message) if b.get("custom_id", "").startswith("g:") and not b["disabled"]]
+
+
+async def test_playground_plays_ugah_against_the_computer(tmp_path):
+    async with (
+        open_playground(str(tmp_path / "playground.db"), port=0) as play,
+        aiohttp.ClientSession() as http,
+    ):
+        page = BrowserPage(http, play.games.url)
+        snap = await page.open()
+        assert [v["name"] for v in snap["viewers"]] == ["alice", "bob", "carol"]  # "viewing as"
+        alice = snap["viewerId"]
+
+        await page.run("ugah start")
+        await page.click_label("Add AI (normal)")
+        await page.click_label("Start")
+
+        board = page.board()
+        image = board["attachments"][0]
+        assert image["content_type"] == "image/png" and image["available"]
+        assert (await page.asset(image["asset_id"])).startswith(PNG_MAGIC)
+        assert game_buttons(page, board), page.buttons(board)
+
+        # a few moves: the computer answers within each click, so it is alice's turn again
+        for _ in range(4):
+            board = page.board()
+            choices = game_buttons(page, board)
+            if not choices:  # the game ended early
+                break
+            await page.click(board, choices[0])
+            assert page.board()["content"] != board["content"] or page.board()["id"] != board["id"]
+        assert page.board()["attachments"][0]["available"]
+
+        # private reply: alice sees it, bob (switching "viewing as") does not
+        await page.click_label("My chips")
+        assert any(m["ephemeral"] for m in page.messages())
+        await page.act("viewer", viewer_id=next(v["id"] for v in snap["viewers"] if v["name"] == "bob"))
+        assert page.snap["viewerId"] != alice
+        assert not any(m["ephemeral"] for m in page.messages())
+
+        # each member's DMs are served as that member
+        for dm, name in zip(play.pages[1:], ("alice", "bob", "carol"), strict=True):
+            dm_snap = await BrowserPage(http, dm.url).open()
+            assert dm_snap["channel"]["type"] == DM_CHANNEL
+            assert [v["name"] for v in dm_snap["viewers"]] == [name]
+
+        # the clock runs virtual time with wall time (bounded wait), and skips a tick while an
+        # action holds the simulated Discord
+        before = play.env.now()
+        for _ in range(100):
+            if (play.env.now() - before).total_seconds() >= 1:
+                break
+            await asyncio.sleep(0.05)
+        assert (play.env.now() - before).total_seconds() >= 1
+        async with play.lock:
+            assert not await play.tick()
+
+
+async def test_playground_command_stops_cleanly_on_ctrl_c(tmp_path):
+    """``python -m tools.playground``: prints the loopback URLs and the SSH hint, and Ctrl-C stops
+    it with exit code 0 and no traceback."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "tools.playground",
+        "--port",
+        "0",
+        "--db",
+        str(tmp_path / "kept.db"),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+    )
+    try:
+        banner = []
+        while not any("Ctrl-C" in line for line in banner):
+            line = await asyncio.wait_for(proc.stdout.readline(), 15)
+            assert line, (banner, await proc.stderr.read())
+            banner.append(line.decode())
+        text = "".join(banner)
+        assert "http://127.0.0.1:" in text and "ssh -L" in text and "127.0.0.1 only" in text
+        proc.send_signal(signal.SIGINT)
+        _, err = await asyncio.wait_for(proc.communicate(), 15)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    assert proc.returncode == 0, err.decode()
+    assert b"Traceback" not in err, err.decode()
+    assert (tmp_path / "kept.db").exists()
+
+
+def test_the_bot_never_imports_simcord():
+    """The playground is optional: building the bot must not pull SimCord in."""
+    code = "import sys, bot.client; bot.client.create_bot(':memory:'); sys.exit('simcord' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=30, check=False)
+    assert result.returncode == 0, result.stderr.decode()
