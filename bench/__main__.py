@@ -38,6 +38,7 @@ def main() -> None:
         ("playouts", lambda: engine.playouts(200 if quick else 1000)),
         ("four seats at once", lambda: platform.four_seats(10 if quick else 40)),
         ("loop delay during a search", lambda: platform.loop_delay(1.0 if quick else 3.0)),
+        ("uonga clicks", lambda: platform.grid_roundtrip("uonga", 40 if quick else 150)),
         ("ubongo", lambda: game_rows(ubongo.run())),
         ("honga", lambda: game_rows(honga.run())),
         ("uonga", uonga.run),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import tempfile
 import time
 from pathlib import Path
@@ -21,6 +22,7 @@ from bench.discord_roundtrip import NOOP_IDS, NoopButton, _fast_idle, _let_noop_
 from bench.sim import board, button_id, concurrent_dm_clicks, custom_ids, setup_table
 from bot.client import create_bot
 from engine import compute
+from engine.registry import rules_for
 
 
 class _Registry:
@@ -129,3 +131,62 @@ def loop_delay(seconds: float) -> list[Row]:
     with contextlib.suppress(KeyboardInterrupt):
         return asyncio.run(_loop_delay(seconds))
     return []
+
+
+async def _grid_roundtrip(game: str, clicks: int) -> tuple[list[float], list[float], list[float]]:
+    """Two people playing a public-grid game (Uonga): the player to move selects a piece or a square
+    (display only) and then clicks one of the green targets (the move)."""
+    from bench.discord_roundtrip import _FirstEdit, _timed
+
+    with tempfile.TemporaryDirectory() as tmp, _fast_idle():
+        bot = create_bot(str(Path(tmp) / "bench.db"), rate_limits=False)
+        bot.add_dynamic_items(NoopButton)
+        _let_noop_through(bot)
+        moves, displays, noops = [], [], []
+        async with simcord.run(bot) as env:
+            first = _FirstEdit(env.backend)
+            _, channel, players = setup_table(env, 2)
+            view = discord.ui.View(timeout=None).add_item(NoopButton("defer"))
+            sent = await bot.get_partial_messageable(channel.id).send("no-op", view=view)
+            noop_msg = next(m for m in channel.history() if m.id == sent.id)
+            rng, mid = random.Random(3), None
+            while len(moves) < clicks:
+                m = (await bot.matches.get(mid))[0] if mid is not None else None
+                if m is None or m.status != "active":
+                    await players[0].slash(channel, f"{game} start")
+                    await players[1].click(board(channel), custom_id=button_id(board(channel), "join", "l"))
+                    await players[0].click(board(channel), custom_id=button_id(board(channel), "start", "l"))
+                    mid = (await bot.matches.live_in_channel(channel.id)).id
+                    continue
+                _, state = await bot.matches.get(mid)
+                seat = min(rules_for(game).to_move(state))
+                actor = next(p for p in players if p.id == m.seats[seat].user_id)
+                msg = board(channel)
+                targets = custom_ids(msg, "g:")
+                if targets:
+                    dt, _, _ = await _timed(first, actor.click(msg, custom_id=rng.choice(targets)))
+                    moves.append(dt)
+                    dt, _, _ = await _timed(
+                        first, players[len(noops) % 2].click(noop_msg, custom_id=NOOP_IDS["defer"])
+                    )
+                    noops.append(dt)
+                    continue
+                picks = [c for c in custom_ids(msg, "v:") if c.split(":", 3)[3].startswith(("sel.", "pl."))]
+                dt, _, _ = await _timed(first, actor.click(msg, custom_id=rng.choice(picks)))
+                displays.append(dt)
+            await bot.matches.close()
+            await bot.store.close()
+    return moves, displays, noops
+
+
+def grid_roundtrip(game: str, clicks: int) -> list[Row]:
+    moves, displays, noops = asyncio.run(_grid_roundtrip(game, clicks))
+    ratio = pct(moves, 0.5) / pct(noops, 0.5)
+    return [
+        Row(
+            f"{game} click round trip p50 / p99: move (n={len(moves)})",
+            f"{ms(pct(moves, 0.5))} / {ms(pct(moves, 0.99))}",
+        ),
+        Row(f"{game} display-only click (select a piece) p50", ms(pct(displays, 0.5))),
+        Row(f"{game} move / no-op p50 ratio", f"{ratio:.2f}x", "≤ 2x", ratio <= 2),
+    ]

@@ -169,8 +169,13 @@ class Delivery:
         """A display-only click on the public message (select a piece, then its destination): the
         message is redrawn with that display state; nothing is committed or written."""
         m, state = await self.bot.matches.get(match_id)
-        board = await rendered(messages.game(m, state, display))
-        await interaction.response.edit_message(**board.kwargs())
+        board = messages.game(m, state, display)
+        if isinstance(board.view, discord.ui.LayoutView):  # its layout refers to the image
+            await interaction.response.edit_message(**(await rendered(board)).kwargs())
+            return
+        # as for a move: the highlighted controls at once, the highlighted image right after
+        await interaction.response.edit_message(**board.kwargs(image=False))
+        await self._webhook_image(interaction, await rendered(board), match_id)
 
     async def open_panel(self, interaction: discord.Interaction, match_id: int, seat: int) -> None:
         """The hand button: this seat's private surface as an ephemeral reply (the panel, and the

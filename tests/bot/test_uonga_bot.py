@@ -83,11 +83,14 @@ async def test_the_grid_is_the_board_and_a_placement_takes_the_square_then_the_p
     assert rows[0][0] == "pl.a5" and rows[4][4] == "pl.e1", "rank 5 on top, files a-e left to right"
     assert "placement turn 1 of 5" in msg.content and "Cavemen 0/9" in msg.content
     before = await snapshot(env, mid)
-    writes = len([r for r in env.http_requests if r.method != "GET"])
+    writes_at = len(env.http_requests)
     r = await alice.click(msg, custom_id=button_id(msg, "pl.c3", "v"))
     assert not r.ephemeral
     assert await snapshot(env, mid) == before, "the first click commits nothing"
-    assert len([r for r in env.http_requests if r.method != "GET"]) == writes + 1, "only the answer itself"
+    answers = [r.path for r in env.http_requests[writes_at:] if r.method != "GET"]
+    assert len(answers) == 2 and all("/interactions/" in p or "/webhooks/" in p for p in answers), (
+        "only the answer itself: the highlighted controls, then the highlighted image"
+    )
     msg = board(channel)
     assert grid_args(msg)[2][2:4] == ["place.H.c3", "place.Y.c3"], "H on c3, Y next to it"
     assert "placing on c3" in msg.content
