@@ -228,12 +228,17 @@ def test_the_catalogue_holds_every_image_label_and_every_name():
 
 
 async def forge_and_click(env, channel, actor, mid, code):
-    """Click a public control whose id was altered to carry ``code`` (at the current version)."""
+    """Click a public control whose id was altered to carry ``code`` (at the current version); the
+    control is put back afterwards (a refused click does not redraw the message)."""
     m, _ = await env.bot.matches.get(mid)
     cid = f"g:{mid}:{m.public_version}:{code}"
     stored = env.backend.get_message(channel.id, board(channel).id)
-    stored.components[-1]["components"][0]["custom_id"] = cid
-    return await actor.click(board(channel), custom_id=cid)
+    slot = stored.components[-1]["components"][0]
+    original, slot["custom_id"] = slot["custom_id"], cid
+    try:
+        return await actor.click(board(channel), custom_id=cid)
+    finally:
+        slot["custom_id"] = original
 
 
 async def test_a_pending_card_and_a_hand_used_twice_are_refused(simcord_env):

@@ -80,7 +80,9 @@ async def test_forged_codes_on_the_right_surface_are_refused_and_change_nothing(
         m, state = await env.bot.matches.get(mid)
         click = await kit.next_click(env, channel, players, mid, rng)
         kind, match_id, version, _ = click.custom_id.split(":", 3)
-        r = await forge(env, click, f"{kind}:{match_id}:{version}:{code}")()
+        forged = forge(env, click, f"{kind}:{match_id}:{version}:{code}")
+        r = await forged()
+        forge(env, forged, click.custom_id)  # a refused click redraws nothing: put the control back
         assert r.acknowledged and r.ephemeral, code
         m2, state2 = await env.bot.matches.get(mid)
         assert (m2.version, state2) == (m.version, state), code
