@@ -4,14 +4,39 @@ Solver figures of issue 10 (generate all 64 tasks, check a submission, count the
 of the hardest B task), the rules' own costs on the click path, and the two images (render + PNG
 encode time, bytes). Solver caches are cleared before each timed count, so every count pays for
 building its placements, as the first click on a fresh task would.
+
+The SimCord part plays a four-seat race in the DMs: a placement click (**Place here** on a DM
+workspace) timed to the first message edit, against a no-op DM button that edits its message, in the
+same run; then the four seats clicking at once, batch by batch. A seat never completes its task (it
+clears after two pieces), so the round stands still and every sample is the same kind of click.
 """
 
 from __future__ import annotations
 
+import asyncio
+import tempfile
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
 
-from engine.games.ubongo import RULES, UbongoState, allowed, card_tasks, need, place_code, task_cells
+import discord
+import simcord
+
+from bench.discord_roundtrip import NOOP_IDS, NoopButton, _fast_idle, _FirstEdit, _let_noop_through, _timed
+from bench.sim import board, button_id, components, concurrent_dm_clicks, custom_ids, setup_table
+from bot.client import create_bot
+from bot.games import ubongo as ui_module
+from engine.games.ubongo import (
+    RULES,
+    UbongoState,
+    allowed,
+    card_tasks,
+    need,
+    piece_spots,
+    place_code,
+    task_cells,
+)
 from engine.games.ubongo_ai import COMPUTER
 from engine.games.ubongo_solver import Cells, is_solution, parse_rows, prepare, solve, solving_sets
 from render.ubongo import render_table, render_task, samples
@@ -120,8 +145,134 @@ def render_rows(rounds: int = 5) -> list[tuple[str, str, str]]:
     return rows
 
 
+# ---- SimCord: DM workspace clicks -----------------------------------------------------------------
+
+
+class _EditTimes:
+    """The first MESSAGE_UPDATE of each message after ``start()``: each click's own answer time when
+    several clicks on different messages are in flight at once."""
+
+    def __init__(self, backend: Any) -> None:
+        self.at: dict[int, float] = {}
+        emit = backend.emit
+
+        def recording_emit(event: str, payload: Any) -> None:
+            if event == "MESSAGE_UPDATE":
+                self.at.setdefault(int(payload["id"]), time.perf_counter())
+            emit(event, payload)
+
+        backend.emit = recording_emit
+
+    def start(self) -> float:
+        self.at.clear()
+        return time.perf_counter()
+
+
+def _workspace(player: Any) -> Any:
+    """The player's DM workspace: their latest DM holding workspace controls (not the no-op)."""
+    return next(m for m in reversed(list(player.user.dm_channel.history())) if custom_ids(m, "y:"))
+
+
+def _noop(player: Any) -> Any:
+    return next(m for m in player.user.dm_channel.history() if m.content == "no-op")
+
+
+async def _ready_to_place(env: Any, player: Any, mid: int, seat: int) -> tuple[Any, str]:
+    """Untimed: clear the workspace when two pieces are down (or nothing fits), so the next placement
+    never solves; choose a piece that fits (display only). Returns (workspace, its Place here id)."""
+    _, state = await env.bot.matches.get(mid)
+    fitting = [p for p in RULES.view(state, seat)["pieces"] if piece_spots(state, seat, p)]
+    if len(state.placed[seat]) >= 2 or not fitting:
+        await player.user.click(_workspace(player), custom_id=button_id(_workspace(player), "clear", "p"))
+        _, state = await env.bot.matches.get(mid)
+        fitting = [p for p in RULES.view(state, seat)["pieces"] if piece_spots(state, seat, p)]
+    msg = _workspace(player)
+    pieces = next(c for c in components(msg) if getattr(c, "custom_id", "").startswith("y:"))
+    await player.user.select(msg, [f"pc.{fitting[0]}"], custom_id=pieces.custom_id)
+    msg = _workspace(player)
+    return msg, button_id(msg, piece_spots(state, seat, fitting[0])[0], "p")
+
+
+async def _race(env: Any, bot: Any) -> tuple[list[Any], int]:
+    _, channel, players = setup_table(env, 4)
+    await players[0].slash(channel, "ubongo start", side="A", round_limit=1800)
+    for p in players[1:]:
+        await p.click(board(channel), custom_id=button_id(board(channel), "join", "l"))
+    await players[0].click(board(channel), custom_id=button_id(board(channel), "start", "l"))
+    for p in players:  # the no-op DM button each seat clicks for the baseline
+        dm = bot.get_partial_messageable(p.user.dm_channel.id, type=discord.ChannelType.private)
+        await dm.send("no-op", view=discord.ui.View(timeout=None).add_item(NoopButton("edit")))
+    return players, (await bot.matches.live_in_channel(channel.id)).id
+
+
+async def _dm_clicks(single: int, batches: int) -> dict[str, list[float]]:
+    out: dict[str, list[float]] = {
+        "place": [],
+        "place_fixed": [],
+        "noop": [],
+        "batch": [],
+        "in_batch": [],
+        "noop_batch": [],
+    }
+    fixed = render_task(RULES.view(_midround(1, 1, 1), 0), 0)  # the "no render" series sends this PNG
+    with tempfile.TemporaryDirectory() as tmp, _fast_idle():
+        bot = create_bot(str(Path(tmp) / "bench.db"), rate_limits=False)
+        bot.add_dynamic_items(NoopButton)
+        _let_noop_through(bot)
+        async with simcord.run(bot) as env:
+            first, edits = _FirstEdit(env.backend), _EditTimes(env.backend)
+            players, mid = await _race(env, bot)
+            for i in range(single):  # one click at a time: no-op, placement, placement with a fixed PNG
+                seat = i % 4
+                noop = players[seat].user.click(_noop(players[seat]), custom_id=NOOP_IDS["edit"])
+                out["noop"].append((await _timed(first, noop))[0])
+                for series, draw in (("place", render_task), ("place_fixed", lambda *a, **k: fixed)):
+                    ui_module.render_task = draw
+                    msg, place = await _ready_to_place(env, players[seat], mid, seat)
+                    dt, _, r = await _timed(first, players[seat].user.click(msg, custom_id=place))
+                    assert r.acknowledged and not r.ephemeral, r.response and r.response.content
+                    out[series].append(dt)
+                ui_module.render_task = render_task
+            for _ in range(batches):  # the four seats at once
+                clicks = []
+                for seat, p in enumerate(players):
+                    msg, place = await _ready_to_place(env, p, mid, seat)
+                    clicks.append((p.user, msg, place))
+                t0 = edits.start()
+                results = await concurrent_dm_clicks(env, clicks)
+                out["batch"].append(time.perf_counter() - t0)
+                out["in_batch"] += [edits.at.get(msg.id, time.perf_counter()) - t0 for _, msg, _ in clicks]
+                assert all(r.acknowledged and not r.ephemeral for r in results), "a click was refused"
+                t0 = time.perf_counter()
+                await concurrent_dm_clicks(env, [(p.user, _noop(p), NOOP_IDS["edit"]) for p in players])
+                out["noop_batch"].append(time.perf_counter() - t0)
+            await bot.matches.close()
+            await bot.store.close()
+    return out
+
+
+def dm_rows(single: int = 80, batches: int = 30) -> list[tuple[str, str, str]]:
+    t = asyncio.run(_dm_clicks(single, batches))
+
+    def p50_p99(series: list[float]) -> str:
+        return f"{ms(pct(series, 0.5))} / {ms(pct(series, 0.99))}"
+
+    ratio = pct(t["place"], 0.5) / pct(t["noop"], 0.5)
+    batch_ratio = pct(t["batch"], 0.5) / pct(t["noop_batch"], 0.5)
+    return [
+        (f"DM placement click to first edit p50 / p99 (n={single})", p50_p99(t["place"]), "-"),
+        ("DM no-op button (edits its message) p50 / p99", p50_p99(t["noop"]), "-"),
+        ("DM placement / no-op p50 ratio", f"{ratio:.2f}x", "-"),
+        ("  DM placement p50 with a fixed PNG (no render)", ms(pct(t["place_fixed"], 0.5)), "-"),
+        (f"4 seats placing at once, batch p50 / p99 (n={batches})", p50_p99(t["batch"]), "-"),
+        ("  each click of a batch to its first edit p50 / p99", p50_p99(t["in_batch"]), "-"),
+        ("4 seats clicking a no-op at once, batch p50 / p99", p50_p99(t["noop_batch"]), "-"),
+        ("4-seat placement batch / no-op batch p50 ratio", f"{batch_ratio:.2f}x", "-"),
+    ]
+
+
 def run() -> list[tuple[str, str, str]]:
-    return solver_rows() + rules_rows() + render_rows()
+    return solver_rows() + rules_rows() + render_rows() + dm_rows()
 
 
 def table(rows: list[tuple[str, str, str]]) -> str:

@@ -21,7 +21,7 @@ from bot.router import Router
 from engine import compute
 from engine.errors import DatabaseBusy, EngineError
 from engine.match import Matches, Update
-from engine.store import Store, StoreBusy, StoreError
+from engine.store import MatchRow, Store, StoreBusy, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +80,11 @@ class GameBot(commands.Bot):
         self.limiter = RateLimiter(_now, USER_LIMIT, CHANNEL_LIMIT, DISPLAY_LIMIT) if rate_limits else None
         self.store = Store(database_path)
         self.matches = Matches(
-            self.store, _now, turn_seconds=turn_seconds, on_timer_update=self._timer_update
+            self.store,
+            _now,
+            turn_seconds=turn_seconds,
+            on_timer_update=self._timer_update,
+            annotate=self._annotate,
         )
         self.delivery = Delivery(self)
         self.router = Router(self)
@@ -182,6 +186,12 @@ class GameBot(commands.Bot):
 
     async def _timer_update(self, update: Update) -> None:
         await self.delivery.sync(update.match.id)
+
+    async def _annotate(self, m: MatchRow, state: Any) -> dict[str, Any]:
+        """A game starts or finishes: a UI that keeps personal records (``annotate``) reads or updates
+        them here; what it returns joins the match's meta, where its surfaces find it."""
+        annotate = getattr(UIS[m.game], "annotate", None)
+        return await annotate(self.store, m, state) if annotate is not None else {}
 
     async def _broken(self, match_id: int, channel_id: int | None) -> None:
         """A stored match that cannot be decoded was set aside: say so in its channel."""

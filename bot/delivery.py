@@ -157,9 +157,13 @@ class Delivery:
         """Answer a click on a seat's private surface by redrawing that surface in place; the public
         message and other surfaces follow only if they changed."""
         m, state = await self.bot.matches.get(match_id)
-        board = await rendered(messages.private(m, state, seat, translator(interaction.locale), display))
+        board = messages.private(m, state, seat, translator(interaction.locale), display)
         if not interaction.response.is_done():
-            await interaction.response.edit_message(**board.kwargs())
+            if board.draw is None or isinstance(board.view, discord.ui.LayoutView):
+                await interaction.response.edit_message(**(await rendered(board)).kwargs())
+            else:  # as on the public message: text and controls at once, the new image right after
+                await interaction.response.edit_message(**board.kwargs(image=False))
+                await self._webhook_image(interaction, await rendered(board), match_id)
         if interaction.message is not None and interaction.message.id == m.seats[seat].dm_message:
             self._dm_shown[(match_id, seat)] = (m.seats[seat].version, m.public_version)
             self._dm_display[(match_id, seat)] = (m.seats[seat].version, display)

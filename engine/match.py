@@ -62,6 +62,9 @@ def _new_seed() -> int:
 
 
 Chooser = Callable[..., Awaitable[Any]]
+# Called before the commit that starts a game and the one that finishes it, with the row about to be
+# written and the state; what it returns joins the row's meta (e.g. a personal record to show).
+Annotator = Callable[[MatchRow, Any], Awaitable[dict[str, Any]]]
 
 
 class Matches:
@@ -73,12 +76,14 @@ class Matches:
         turn_seconds: int = 120,
         on_timer_update: Callable[[Update], Awaitable[None]] | None = None,
         run: Chooser = compute.run,
+        annotate: Annotator | None = None,
     ) -> None:
         self.store = store
         self.now = now
         self.turn_seconds = turn_seconds
         self.on_timer_update = on_timer_update
         self.run = run  # where computer decisions are made (a process pool by default)
+        self.annotate = annotate
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[MatchRow, Any]] = {}
         self._timers: dict[int, asyncio.Task[None]] = {}
@@ -215,6 +220,8 @@ class Matches:
             m.version += 1
         if m.status == "active" and rules.outcome(state) is not None:
             m.status = "finished"
+        if before is None or m.status == "finished":
+            await self._milestone(m, state, "started_at" if before is None else "finished_at")
         self._bump_surfaces(m, before, state, events, acted)
         story = [] if human else list(m.meta.get("events", []))
         story.extend(e.dump() for e in events)
@@ -222,6 +229,17 @@ class Matches:
         m.meta = {**m.meta, "events": story[-MAX_EVENTS:], "new_turn": newly}
         await self._commit(m, state, logged, read_version, acted=acted)
         return Update(m, state, events)
+
+    async def _milestone(self, m: MatchRow, state: Any, stamp: str) -> None:
+        """A game starts or finishes: keep the time (a solo run's duration is measured from them) and
+        what ``annotate`` adds. Its failure is logged, never blocks the game: records are extras."""
+        m.meta = {**m.meta, stamp: self.now()}
+        if self.annotate is None:
+            return
+        try:
+            m.meta.update(await self.annotate(m, state))
+        except Exception:
+            log.exception("match %s: annotating its %s failed", m.id, stamp)
 
     def _forced(self, m: MatchRow, state: Any, events: list[Event], logged: list[LoggedAction]) -> Any:
         """A human left with exactly one legal action is not asked to click it (for games whose rules
@@ -458,10 +476,11 @@ class Matches:
         return Update(m, state, [event])
 
     async def discard_lobby(self, match_id: int) -> None:
-        """A lobby whose message could not be posted: close it so it never blocks its channel."""
-        async with self._writing(match_id) as (m, _):
-            if m.status == "lobby":
-                await self._cancel(m, None, Event("lobby_failed"), m.version)
+        """A lobby (or a game started with it at once) whose message could not be posted: close it so
+        it never blocks its channel."""
+        async with self._writing(match_id) as (m, state):
+            if m.status in LIVE:
+                await self._cancel(m, state, Event("lobby_failed"), m.version)
 
     async def close_gone(self, match_id: int) -> None:
         """The match's channel was deleted: close it so it never blocks or fires again."""

@@ -75,6 +75,20 @@ MIGRATIONS: list[str] = [
         WHERE deadline IS NOT NULL;
     UPDATE matches SET public_version = version;
     """,
+    # 4: personal records (a player's best result per game and mode, e.g. a solo time attack), with the
+    # match that set it and the best before it, so a finishing commit that is retried reports the same.
+    """
+    CREATE TABLE records (
+        user_id  INTEGER NOT NULL,
+        game     TEXT    NOT NULL,
+        mode     TEXT    NOT NULL,
+        best     REAL    NOT NULL,
+        previous REAL,
+        match_id INTEGER NOT NULL,
+        at       REAL    NOT NULL,
+        PRIMARY KEY (user_id, game, mode)
+    );
+    """,
 ]
 
 LIVE = ("lobby", "active")
@@ -133,6 +147,15 @@ class MatchRow:
     def copy(self) -> MatchRow:
         """A private copy to change; the cached row is replaced only after its commit."""
         return copy.deepcopy(self)
+
+
+@dataclass(frozen=True)
+class Record:
+    """A player's best result in one game and mode, and the match that set it."""
+
+    best: float
+    previous: float | None  # the best before this one (None: the first result)
+    match_id: int
 
 
 @dataclass(frozen=True)
@@ -436,6 +459,44 @@ class Store:
                 (match_id,),
             )
         return [LoggedAction(*r) for r in rows]
+
+    # ---- personal records ------------------------------------------------------------------------
+
+    async def record(self, user_id: int, game: str, mode: str) -> Record | None:
+        async with self._using() as db:
+            rows = list(
+                await db.execute_fetchall(
+                    "SELECT best, previous, match_id FROM records WHERE user_id=? AND game=? AND mode=?",
+                    (user_id, game, mode),
+                )
+            )
+        return Record(*rows[0]) if rows else None
+
+    async def improve_record(
+        self, user_id: int, game: str, mode: str, value: float, match_id: int, now: float, *, higher: bool
+    ) -> tuple[Record | None, bool]:
+        """Keep ``value`` as the player's record if it beats the stored one (``higher``: more is better).
+        Returns (the record before this match, whether this match set a new one); asking again for the
+        same match gives the same answer (a finishing commit may be retried)."""
+        async with self._transaction() as db:
+            rows = list(
+                await db.execute_fetchall(
+                    "SELECT best, previous, match_id FROM records WHERE user_id=? AND game=? AND mode=?",
+                    (user_id, game, mode),
+                )
+            )
+            old = Record(*rows[0]) if rows else None
+            if old is not None and old.match_id == match_id:  # set by this very match already
+                before = None if old.previous is None else Record(old.previous, None, 0)
+                return before, True
+            if old is not None and not (value > old.best if higher else value < old.best):
+                return old, False
+            await db.execute(
+                "INSERT OR REPLACE INTO records (user_id, game, mode, best, previous, match_id, at) "
+                "VALUES (?,?,?,?,?,?,?)",
+                (user_id, game, mode, value, old.best if old else None, match_id, now),
+            )
+        return old, True
 
     async def backup(self, target: str) -> None:
         """Copy the database safely while the bot runs (SQLite online backup API)."""

@@ -47,15 +47,20 @@ class HongaKit(Kit):
     players = 2
     options: ClassVar[dict[str, Any]] = {"target": "short"}
 
-    async def next_click(self, env, channel, players, mid, rng):
+    async def next_click(self, env, channel, players, mid, rng, *, cards: bool = True):
+        """A random click of the mover's; ``cards=False`` keeps the bonus cards in hand (the panel
+        is then opened only when the public message offers nothing, i.e. keeping a disk)."""
         m, state = await env.bot.matches.get(mid)
         actor = next(p for p in players if p.id == m.seats[state.current].user_id)
         msg = board(channel)
         public = _controls(msg)
-        has_cards = state.phase == "act" and bool(state.cards[state.current])
-        if not public or (has_cards and rng.random() < 0.4) or rng.random() < 0.1:
+        has_cards = cards and state.phase == "act" and bool(state.cards[state.current])
+        if not public or (has_cards and rng.random() < 0.4) or (cards and rng.random() < 0.1):
             msg = await open_panel(channel, actor)
             public = _controls(msg)
+        if not cards:
+            public = [(cid, tuple(v for v in vs if not v.startswith("card."))) for cid, vs in public]
+            public = [(cid, vs) for cid, vs in public if vs or ":cards" not in cid]
         cid, values = _pick(public, rng)
         return Click(actor, msg, cid, values)
 

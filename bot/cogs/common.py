@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import GameBot
-from bot.delivery import NOT_SHOWN_KEYS, SHOWN
+from bot.delivery import NOT_SHOWN_KEYS, SHOWN, rendered
 from bot.games import UIS
 from bot.i18n import translator
 from bot.locales.en import MESSAGES as EN
@@ -23,36 +23,54 @@ def desc(key: str) -> app_commands.locale_str:
 
 
 async def open_lobby(
-    bot: GameBot, interaction: discord.Interaction, game: str, options: dict[str, Any]
+    bot: GameBot,
+    interaction: discord.Interaction,
+    game: str,
+    options: dict[str, Any],
+    *,
+    start: bool = False,
 ) -> None:
+    """Open a lobby in the interaction's channel and post it; with ``start`` the host's game begins at
+    once (a one-player quick start such as ``/ubongo solo``): the first message is the game itself."""
     user = interaction.user
     if interaction.channel_id is None or interaction.guild_id is None:
         await bot.reply_error(interaction, "error.guild_only")
         return
+    name = clean_name(user.display_name)
     try:
         update = await bot.matches.open_lobby(
             game,
             interaction.guild_id,
             interaction.channel_id,
             user.id,
-            clean_name(user.display_name),
+            name,
             options,
             meta={"locale": str(interaction.guild_locale or "en")},
         )
     except EngineError as err:
         await bot.reply_engine_error(interaction, err)
         return
-    board = await bot.delivery.build(update.match, None)
+    mid = update.match.id
+    if start:
+        try:
+            update = await bot.matches.lobby(mid, update.match.version, user.id, name, "start")
+        except EngineError as err:
+            await bot.matches.discard_lobby(mid)  # an unstartable lobby nobody asked for: gone
+            await bot.reply_engine_error(interaction, err)
+            return
+    board = await rendered(await bot.delivery.build(update.match, update.state))
     try:
         response = await interaction.response.send_message(**board.kwargs(new=True))
         message_id = response.message_id
         if message_id is None:
             message_id = (await interaction.original_response()).id
     except discord.HTTPException:
-        # nobody saw the lobby: close it, or an invisible lobby would block the channel
-        await bot.matches.discard_lobby(update.match.id)
+        # nobody saw it: close it, or an invisible lobby (or game) would block the channel
+        await bot.matches.discard_lobby(mid)
         raise
-    await bot.matches.attach_message(update.match.id, message_id)
+    await bot.matches.attach_message(mid, message_id)
+    if start:
+        await bot.delivery.sync(mid)  # the seats' DMs
 
 
 class Common(commands.GroupCog, group_name="game", group_description=desc("cmd.game")):

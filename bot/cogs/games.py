@@ -12,6 +12,7 @@ from discord import app_commands
 from bot.client import GameBot
 from bot.cogs.common import desc, open_lobby
 from bot.games import UIS
+from bot.games.base import QuickStart
 from bot.i18n import translator
 from bot.locales.en import MESSAGES as EN
 from engine import options
@@ -69,10 +70,41 @@ def rules_command(game: str) -> app_commands.Command[Any, Any, Any]:
     return app_commands.Command(name="rules", description=desc("cmd.game.rules"), callback=rules)
 
 
+def quick_start_command(bot: GameBot, game: str, quick: QuickStart) -> app_commands.Command[Any, Any, Any]:
+    """``/<game> <name> <option>``: open and start at once with the options the choice stands for."""
+    default = next(iter(quick.choices))
+
+    async def quick_start(interaction: discord.Interaction, **chosen: Any) -> None:
+        options = quick.choices.get(chosen.get(quick.option) or default)
+        if options is None:  # Discord only sends listed choices: this one was forged
+            await bot.reply_error(interaction, "error.bad_action")
+            return
+        await open_lobby(bot, interaction, game, dict(options), start=True)
+
+    option = inspect.Parameter(quick.option, inspect.Parameter.KEYWORD_ONLY, annotation=str, default=None)
+    interaction = inspect.Parameter(
+        "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
+    )
+    quick_start.__signature__ = inspect.Signature([interaction, option])  # type: ignore[attr-defined]
+    quick_start.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
+        quick.option: desc(f"opt.{game}.{quick.name}.{quick.option}")
+    }
+    quick_start.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]
+        quick.option: [
+            app_commands.Choice(name=EN[f"{game}.{quick.name}.{v}"], value=v) for v in quick.choices
+        ]
+    }
+    return app_commands.Command(
+        name=quick.name, description=desc(f"cmd.{game}.{quick.name}"), callback=quick_start
+    )
+
+
 def game_group(bot: GameBot, game: str) -> app_commands.Group:
     group = app_commands.Group(name=game, description=desc(f"cmd.{game}"))
     group.add_command(start_command(bot, game))
     group.add_command(rules_command(game))
+    for quick in getattr(UIS[game], "quick_starts", ()):  # a UI may declare extra quick-start commands
+        group.add_command(quick_start_command(bot, game, quick))
     return group
 
 

@@ -94,6 +94,17 @@ class Surface:
     alt: str = ""
 
 
+@dataclass(frozen=True)
+class QuickStart:
+    """An extra command of a game's group (``/<game> <name>``) that opens a game and starts it at once,
+    for a player alone: one choice option whose every value stands for a set of game options. Texts:
+    ``cmd.<game>.<name>``, ``opt.<game>.<name>.<option>`` and ``<game>.<name>.<value>``."""
+
+    name: str
+    option: str
+    choices: dict[str, dict[str, Any]]  # choice value -> the game options it sets (the first: default)
+
+
 class GameUI(Protocol):
     game: str
     image_name: str
@@ -105,6 +116,9 @@ class GameUI(Protocol):
     # "classic" (text, image and up to 5 rows of controls) or "v2" (Components V2: text, image and
     # up to 40 components, e.g. a 5x5 grid plus a row of other controls)
     layout: str
+    # Optional, read with getattr: ``quick_starts`` (QuickStart commands of the game's group) and
+    # ``async annotate(store, m, state) -> dict`` (called as a game starts and finishes; its result
+    # joins the match's meta, e.g. personal records).
 
     def option_text(self, options: dict[str, Any], tr: Translator) -> str: ...
 

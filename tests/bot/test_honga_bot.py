@@ -7,7 +7,9 @@ import random
 from types import SimpleNamespace
 
 import discord
+import pytest
 
+from bench.sim import components
 from bot.games.base import Ctx
 from bot.games.honga import HongaUI
 from bot.i18n import translator
@@ -26,7 +28,7 @@ async def start(env, humans=2, ai=(), **options):
     """/honga start (short target) by the first person, the others join, computer seats, start."""
     _, channel, players = setup_table(env, humans)
     host = players[0]
-    r = await host.slash(channel, "honga start", target="short", **options)
+    r = await host.slash(channel, "honga start", **{"target": "short", **options})
     assert not r.ephemeral, r.response and r.response.content
     for p in players[1:]:
         await p.click(board(channel), custom_id=button_id(board(channel), "join", "l"))
@@ -47,11 +49,13 @@ async def snapshot(env, mid):
     return m.version, RULES.dump(state)
 
 
-async def test_people_and_computers_play_to_the_end(simcord_env):
+@pytest.mark.parametrize("humans", [1, 2], ids=["one person", "two people"])
+async def test_people_and_computers_play_to_the_end(simcord_env, humans):
+    """One person (the issue's case) or two, with two computers, click to the end."""
     env = simcord_env
-    channel, players, mid = await start(env, 2, ("medium", "easy"))
+    channel, players, mid = await start(env, humans, ("medium", "easy"))
     m, _ = await env.bot.matches.get(mid)
-    assert [s.ai for s in m.seats] == [False, False, True, True]
+    assert [s.ai for s in m.seats] == [False] * humans + [True, True]
     first = board(channel)
     assert first.attachments[0].filename == "honga.png"
     rng = random.Random(4)
@@ -268,3 +272,71 @@ async def test_a_pending_card_and_a_hand_used_twice_are_refused(simcord_env):
             refused.add(what)
         await (await KIT.next_click(env, channel, players, mid, rng))()
     assert refused == {"pending", "twice"}
+
+
+async def test_five_computers_play_to_the_end(simcord_env):
+    """The host plus four computer seats: the host never clicks, so every turn of the host's seat
+    runs out and is played by the computer (the turn limit); the game still reaches its end."""
+    env = simcord_env
+    channel, _, mid = await start(env, 1, ("medium", "easy", "medium", "easy"), turn_seconds=10)
+    m, _ = await env.bot.matches.get(mid)
+    assert [s.ai for s in m.seats] == [False, True, True, True, True]
+    for _ in range(400):
+        if m.status != "active":
+            break
+        await env.advance_time(11)
+        m, state = await env.bot.matches.get(mid)
+    assert m.status == "finished"
+    final = board(channel)
+    winners = " & ".join(m.seats[w].name for w in RULES.outcome(state).winners)
+    assert f"Winner: {winners} (" in final.content and custom_ids(final) == []
+    assert (await final.attachments[0].read()).startswith(b"\x89PNG")
+    assert "winners" in final.attachments[0].description
+    sources = {a.source for a in await env.bot.store.actions(mid)}
+    assert sources == {"timeout", "computer"}, "nobody clicked"
+    assert await env.bot.matches.replay(mid) == state
+
+
+def _card_code(state, kind: str) -> str:
+    """A code for a held card ``kind`` that the rules would take if fewer than two were played."""
+    fresh = RULES.load(RULES.dump(state))
+    fresh.played = []
+    codes = [c for c in RULES.legal_actions(fresh, fresh.current) if c.split(".")[1:2] == [kind]]
+    return codes[0] if codes else f"card.{kind}"
+
+
+async def play_a_card(channel, actor):
+    """The mover plays one bonus card from the panel's card select."""
+    panel = await open_panel(channel, actor)
+    cid = next(c for c in custom_ids(panel, "q:") if c.endswith(":cards"))
+    values = [o.value for c in components(panel) if getattr(c, "custom_id", "") == cid for o in c.options]
+    r = await actor.select(panel, [values[0]], custom_id=cid)
+    assert r.acknowledged and not r.ephemeral, r.response and r.response.content
+
+
+async def test_a_third_bonus_card_in_a_turn_is_refused(simcord_env):
+    """Players keep their bonus cards and draw more until one holds three; that seat plays two
+    from its panel and then a forged click plays the third (R36: two per turn)."""
+    env = simcord_env
+    channel, players, mid = await start(env, 2, target="standard")  # time to gather three cards
+    rng = random.Random(11)
+    for _ in range(800):
+        m, state = await env.bot.matches.get(mid)
+        assert m.status == "active", "nobody held three bonus cards"
+        actor, state = await mover(env, players, mid)
+        me, played = state.current, len(state.played)
+        if state.phase == "act" and played == 2 and state.cards[me]:
+            break
+        if state.phase == "act" and state.cards[me] and (played or len(state.cards[me]) >= 3):
+            await play_a_card(channel, actor)
+        elif "draw" in [cid.split(":", 3)[3] for cid in custom_ids(board(channel), "g:")]:
+            await actor.click(board(channel), custom_id=button_id(board(channel), "draw"))
+        else:
+            await (await KIT.next_click(env, channel, players, mid, rng, cards=False))()
+    before = await snapshot(env, mid)
+    code = _card_code(state, state.cards[me][0])
+    r = await forge_and_click(env, channel, actor, mid, code)
+    assert r.ephemeral and "Nothing was changed" in r.response.content, (code, r.response.content)
+    assert await snapshot(env, mid) == before
+    panel = await open_panel(channel, actor)
+    assert not [c for c in custom_ids(panel, "q:") if c.endswith(":cards")], "no third card offered"

@@ -18,7 +18,7 @@ from engine.games.ubongo import RULES, piece_spots
 from engine.games.ubongo_ai import COMPUTER, next_placement
 from render.ubongo import EN_LABELS
 from tests.bot.concurrent import concurrent_dm_clicks
-from tests.bot.helpers import board, button_id, restart, setup_table
+from tests.bot.helpers import board, button_id, custom_ids, restart, setup_table
 from tests.kit_ubongo import button, choose_piece, dm_board, option_values, place_click, select_of
 
 ROWS = re.compile(r"rows top to bottom \(# is a square to cover\): (.*?)\. Placed")
@@ -215,7 +215,7 @@ async def test_a_display_only_choice_writes_nothing_and_survives_a_public_change
     alice = players[0]
     m, _ = await env.bot.matches.get(mid)
     before = m.version, len(await env.bot.store.actions(mid))
-    writes = len([r for r in env.http_requests if r.method != "GET"])
+    writes = len(env.http_requests)
     _, state = await env.bot.matches.get(mid)
     piece = next_placement(state, 0, "hard").split(".")[1]
     msg = await choose_piece(env, alice.user, dm_board(alice), piece)
@@ -225,7 +225,10 @@ async def test_a_display_only_choice_writes_nothing_and_survives_a_public_change
     assert f"**{piece}**: place 2 of" in msg.content, "browsing shows the next place"
     m, _ = await env.bot.matches.get(mid)
     assert (m.version, len(await env.bot.store.actions(mid))) == before
-    assert len([r for r in env.http_requests if r.method != "GET"]) == writes + 2, "only the two answers"
+    answers = [r.path for r in env.http_requests[writes:] if r.method != "GET"]
+    assert len(answers) == 4 and all("/interactions/" in p or "/webhooks/" in p for p in answers), (
+        "only the two answers (each: controls at once, then its image through the interaction)"
+    )
     # bob solves: alice's DM is redrawn with the countdown, and her chosen piece stays chosen
     await solve_by_dm(env, players[1], mid, 1)
     shown = dm_board(alice)
@@ -263,3 +266,103 @@ async def test_solo_a_task_set_aside_and_one_solved(simcord_env):
     _, state = await env.bot.matches.get(mid)
     assert (state.done, state.round) == (1, 3) and "task 3" in dm_board(alice).content
     assert "Solo speed run: 5 tasks · 1 solved, 1 set aside" in board(channel).content
+
+
+async def finish_round(env, mid, step=10):
+    """Let the clock run until the round (or the game) moves on: computers solve, countdowns end."""
+    _, state = await env.bot.matches.get(mid)
+    round_ = state.round
+    while state.round == round_ and state.phase != "over":
+        await env.advance_time(step)
+        _, state = await env.bot.matches.get(mid)
+
+
+async def test_a_lone_player_races_two_computers_to_the_end(simcord_env):
+    env = simcord_env
+    channel, (alice,), mid = await start_ubongo(env, 1, ai=2, level="hard")
+    for _ in range(8):
+        _, state = await env.bot.matches.get(mid)
+        if state.round % 2:  # she solves every other round by clicking; the computers the rest
+            await solve_by_dm(env, alice, mid, 0)
+        await finish_round(env, mid)
+    m, state = await env.bot.matches.get(mid)
+    assert m.status == "finished" and env.bot.matches.outcome(m, state) is not None
+    mine = [h["round"] for h in state.history if 0 in h["solved"]]
+    assert {1, 3, 5, 7} <= set(mine), "her clicked solves counted"
+    theirs = [h["round"] for h in state.history if {1, 2} & set(h["solved"])]
+    assert {2, 4, 6, 8} <= set(theirs), "the computers solved the rounds she left them"
+    assert {a.source for a in await env.bot.store.actions(mid)} >= {"player", "computer"}
+    assert await env.bot.matches.replay(mid) == state
+    assert "Game over" in board(channel).content and "Game over" in dm_board(alice).content
+
+
+async def solo(env, channel, player, mode):
+    """/ubongo solo: the game starts at once (no lobby); returns its match id."""
+    r = await player.slash(channel, "ubongo solo", mode=mode)
+    assert not r.ephemeral, r.response and r.response.content
+    m = await env.bot.matches.live_in_channel(channel.id)
+    assert m is not None and m.status == "active" and len(m.seats) == 1
+    assert custom_ids(board(channel), "l:") == [], "no lobby to wait in"
+    return m.id
+
+
+async def test_a_solo_time_attack_from_the_command_keeps_its_record(simcord_env):
+    env = simcord_env
+    _, channel, (alice,) = setup_table(env, 1)
+    mid = await solo(env, channel, alice, "time.5")
+    assert (
+        "No record yet" in dm_board(alice).content and "⏳ Your time runs out <t:" in dm_board(alice).content
+    )
+    for _ in range(2):
+        await solve_by_dm(env, alice, mid, 0)
+    await env.advance_time(5 * 60 + 1)
+    m, state = await env.bot.matches.get(mid)
+    assert m.status == "finished" and state.done == 2
+    assert (await env.bot.store.record(alice.user.id, "ubongo", "time.5")).best == 2
+    assert "First record: 2 solved" in board(channel).content
+    assert "First record: 2 solved" in dm_board(alice).content
+    await solo(env, channel, alice, "time.5")  # the next run shows the record to beat
+    assert "Your record: 2 solved" in dm_board(alice).content
+
+
+async def speed_run(env, channel, player, *, pause):
+    mid = await solo(env, channel, player, "tasks.5")
+    for _ in range(5):
+        await env.advance_time(pause)
+        await solve_by_dm(env, player, mid, 0)
+    m, _ = await env.bot.matches.get(mid)
+    assert m.status == "finished"
+    return mid
+
+
+async def test_a_speed_run_record_improves_on_a_second_run(simcord_env):
+    env = simcord_env
+    _, channel, (alice,) = setup_table(env, 1)
+    await speed_run(env, channel, alice, pause=30)
+    first = await env.bot.store.record(alice.user.id, "ubongo", "tasks.5")
+    assert first is not None and first.best == pytest.approx(150, abs=2)
+    assert "⏱️ Run time: 2:30" in board(channel).content and "First record: 2:30" in board(channel).content
+    mid = await solo(env, channel, alice, "tasks.5")
+    assert "Your record: 2:30" in dm_board(alice).content
+    await env.bot.matches.end(mid, alice.user.id, moderator=False)  # an abandoned run sets nothing
+    await speed_run(env, channel, alice, pause=10)
+    best = await env.bot.store.record(alice.user.id, "ubongo", "tasks.5")
+    assert best.best == pytest.approx(50, abs=2) and best.previous == first.best
+    assert "New record: 0:50 (before: 2:30)" in board(channel).content
+    await speed_run(env, channel, alice, pause=20)  # slower: the record stays
+    assert (await env.bot.store.record(alice.user.id, "ubongo", "tasks.5")).best == best.best
+    assert "Your record stays 0:50" in board(channel).content
+
+
+async def test_a_record_is_kept_only_when_beaten_and_a_retried_finish_answers_the_same(simcord_env):
+    store = simcord_env.bot.store
+    assert await store.improve_record(7, "ubongo", "tasks.5", 90.0, 1, 0.0, higher=False) == (None, True)
+    first = await store.record(7, "ubongo", "tasks.5")
+    assert await store.improve_record(7, "ubongo", "tasks.5", 95.0, 2, 0.0, higher=False) == (first, False)
+    before, new = await store.improve_record(7, "ubongo", "tasks.5", 60.0, 3, 0.0, higher=False)
+    assert (before, new) == (first, True)
+    again = await store.improve_record(7, "ubongo", "tasks.5", 60.0, 3, 0.0, higher=False)
+    assert again[1] and again[0].best == 90.0, "the finishing commit retried: the same answer"
+    assert await store.improve_record(7, "ubongo", "time.5", 3, 4, 0.0, higher=True) == (None, True)
+    assert (await store.record(7, "ubongo", "time.5")).best == 3
+    assert await store.record(8, "ubongo", "time.5") is None
