@@ -41,7 +41,7 @@ def main() -> None:
         ("uonga clicks", lambda: platform.grid_roundtrip("uonga", 40 if quick else 150)),
         ("ubongo", lambda: game_rows(ubongo.run())),
         ("honga", lambda: game_rows(honga.run())),
-        ("uonga", uonga.run),
+        ("uonga", lambda: game_rows(uonga.run())),
     ]
     rows, t0 = [], time.perf_counter()
     for name, step in steps:
