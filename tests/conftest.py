@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 import logging
+import os
+import random
+import zlib
 
 import pytest
 import pytest_asyncio
+from hypothesis import settings
 
 from bot.client import create_bot
+
+# CI must not fail on a case nobody has seen locally: there, hypothesis and match seeds are fixed per
+# test (reproducible from the test's name); on a developer's machine they vary run to run and explore.
+settings.register_profile("ci", derandomize=True, deadline=None)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 
 @pytest.fixture
@@ -75,3 +85,11 @@ def logged_errors():
             + "; ".join(f"{r.getMessage()}: {r.exc_info[1]!r}" for r in leftover),
             pytrace=False,
         )
+
+
+@pytest.fixture(autouse=True)
+def match_seeds(request, monkeypatch):
+    """Under CI every new match gets a seed drawn from the test's own name."""
+    if os.environ.get("CI"):
+        rng = random.Random(zlib.crc32(request.node.nodeid.encode()))
+        monkeypatch.setattr("engine.match._new_seed", lambda: rng.getrandbits(63))

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from bot.games.base import Ctx
+from bot.i18n import Translator, translator
 from engine.core import Event
 
 GENERIC = ("started", "timeout", "resigned", "forced")
@@ -61,3 +62,10 @@ def _generic_key(e: Event, ctx: Ctx) -> str:
 
 def _is_ai(ctx: Ctx, seat: int) -> bool:
     return 0 <= seat < len(ctx.m.seats) and ctx.m.seats[seat].ai
+
+
+def image_labels(game: str, english: Mapping[str, str], tr: Translator | None) -> dict[str, str]:
+    """Every word drawn on a game's images, from the catalogue (``<game>.img.<label>``; fields stay
+    unfilled for the renderer), in the language of ``tr`` (English without one)."""
+    tr = tr or translator(None)
+    return {key: tr(f"{game}.img.{key}") for key in english}

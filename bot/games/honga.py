@@ -14,8 +14,8 @@ from typing import Any
 import discord
 
 from bot.games.base import Ctx, Surface
-from bot.games.common import story_lines
-from bot.i18n import Translator, translator
+from bot.games.common import image_labels, story_lines
+from bot.i18n import Translator
 from engine.core import Event
 from engine.games.honga import FIELD_CODES, GATHER_CODES
 from engine.games.honga_data import DISKS, FIELDS, HONGA, NEIGHBOURS, SPACES, TRADE_CARDS
@@ -546,6 +546,4 @@ class HongaUI:
         display: str = "",
     ) -> bytes:
         """PNG bytes in the language of ``tr`` (English without one); runs in a worker thread."""
-        tr = tr or translator(None)
-        labels = {key: tr(f"honga.img.{key}") for key in EN_LABELS}
-        return render_honga(view, names, caption=caption, labels=labels)
+        return render_honga(view, names, caption=caption, labels=image_labels("honga", EN_LABELS, tr))

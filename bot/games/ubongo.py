@@ -18,8 +18,8 @@ from typing import Any
 import discord
 
 from bot.games.base import Ctx, QuickStart, Surface
-from bot.games.common import story_lines
-from bot.i18n import Translator, translator
+from bot.games.common import image_labels, story_lines
+from bot.i18n import Translator
 from engine.core import Event
 from engine.games.ubongo import (
     COUNTDOWN,
@@ -42,11 +42,6 @@ DISPLAY_PREFIX = "pc"
 SOLO_STARTS = {
     f"{mode}.{size}": {"solo": mode, "solo_size": size} for mode in SOLO_MODES for size in SOLO_SIZES
 }
-
-
-def _image_labels(tr: Translator) -> dict[str, str]:
-    """Every word on the images, from the catalogue (``ubongo.img.<label>``; fields stay unfilled)."""
-    return {key: tr(f"ubongo.img.{key}") for key in EN_LABELS}
 
 
 def _order(tr: Translator, order: int) -> str:
@@ -341,7 +336,7 @@ class UbongoUI:
         display: str = "",
     ) -> bytes:
         """The public table from the public view; runs in a worker thread."""
-        return render_table(view, names, caption=caption, labels=_image_labels(tr or translator(None)))
+        return render_table(view, names, caption=caption, labels=image_labels("ubongo", EN_LABELS, tr))
 
     # ---- the DM workspace -------------------------------------------------------------------------
 
@@ -359,7 +354,9 @@ class UbongoUI:
             cursor = {"piece": p, "o": o, "x": x, "y": y}
         solving = not view["done_round"]
         items = self._workspace_controls(ctx, view, piece, index, spots) if solving else []
-        draw = functools.partial(render_task, view, ctx.seat, _image_labels(ctx.tr), cursor)
+        draw = functools.partial(
+            render_task, view, ctx.seat, image_labels("ubongo", EN_LABELS, ctx.tr), cursor
+        )
         text = self._workspace_text(ctx, view, piece, index, spots)
         return Surface(text, items, draw, "ubongo_task.png", self._workspace_alt(ctx, view))
 

@@ -12,8 +12,8 @@ from typing import Any
 import discord
 
 from bot.games.base import Ctx, Surface
-from bot.games.common import story_lines
-from bot.i18n import Translator, translator
+from bot.games.common import image_labels, story_lines
+from bot.i18n import Translator
 from engine.core import Event
 from engine.games.ugah import RULES, open_stretch, simulate_moves
 from render.ugah import EN_LABELS, render_ugah
@@ -39,11 +39,6 @@ def _chip_at(tr: Translator, path: list[Any], j: int) -> str:
     """The chip on place ``j`` as the public sees it: its value, or which face-down chip it is."""
     value = path[j]["v"]
     return tr("ugah.chip.hidden_at", n=j + 1) if value is None else _chip(tr, value)
-
-
-def _image_labels(tr: Translator) -> dict[str, str]:
-    """Every word on the board image, from the catalogue (``ugah.img.<label>``; fields stay unfilled)."""
-    return {key: tr(f"ugah.img.{key}") for key in EN_LABELS}
 
 
 class UgahUI:
@@ -277,7 +272,7 @@ class UgahUI:
         display: str = "",
     ) -> bytes:
         """PNG bytes in the language of ``tr`` (English without one); runs in a worker thread."""
-        labels = _image_labels(tr or translator(None))
+        labels = image_labels("ugah", EN_LABELS, tr)
         return render_ugah(view, names, caption=caption, labels=labels)
 
     def hand(self, state: Any, seat: int, names: list[str], tr: Translator) -> str:

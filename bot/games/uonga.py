@@ -24,8 +24,8 @@ from typing import Any
 import discord
 
 from bot.games.base import Ctx, Surface
-from bot.games.common import story_lines
-from bot.i18n import Translator, translator
+from bot.games.common import image_labels, story_lines
+from bot.i18n import Translator
 from engine.core import Event
 from engine.errors import IllegalAction
 from engine.games.uonga import piece_moves
@@ -92,11 +92,6 @@ def selection(view: dict[str, Any], display: str) -> tuple[str | None, list[str]
     if board[INDEX[sq]] not in OWN[view["side"]]:
         return None, []
     return sq, [SQUARES[j] for j in piece_moves(board, INDEX[sq])]
-
-
-def _image_labels(tr: Translator) -> dict[str, str]:
-    """Every word on the board image, from the catalogue (``uonga.img.<label>``; fields stay unfilled)."""
-    return {key: tr(f"uonga.img.{key}") for key in EN_LABELS}
 
 
 # ---- why a square cannot be played (the answer to a display-only click on it) ------------------------
@@ -410,7 +405,7 @@ class UongaUI:
     ) -> bytes:
         """PNG bytes in the language of ``tr``, with the selection of a display-only click; runs in a
         worker thread."""
-        labels = _image_labels(tr or translator(None))
+        labels = image_labels("uonga", EN_LABELS, tr)
         sel, targets = selection(view, display)
         highlight = {"square": sel, "targets": targets} if sel else None
         return render_uonga(_as_ended(view), names, caption=caption, labels=labels, highlight=highlight)
