@@ -26,7 +26,7 @@ def game_rows(rows: list[tuple[str, str, str]]) -> list[Row]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
-    parser.add_argument("--quick", action="store_true", help="fewer samples (about 10 s instead of ~40 s)")
+    parser.add_argument("--quick", action="store_true", help="fewer samples (about 3 minutes instead of ~6)")
     quick = parser.parse_args().quick
     views = render.public_views(8 if quick else 16)
     steps = [
