@@ -25,7 +25,7 @@ from engine.store import MatchRow, Store, StoreBusy, StoreError
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.cogs.common", "bot.cogs.games")
+EXTENSIONS = ("bot.cogs.common", "bot.cogs.games", "bot.cogs.stats")
 
 
 def _now() -> float:

@@ -1,9 +1,11 @@
 """Persistent buttons and selects. A custom_id carries everything needed to act after a restart:
 ``<kind>:<match id>:<surface version>:<argument>``. Kinds, by the surface they sit on:
 
-- public message: l = lobby op, g = game action, s = select (its values become an action code),
-  v = display only (redraws the message; the argument is the display state), x = display-only
-  select (the chosen value is the display state), h = open my panel;
+- public message: l = lobby op (also ``rematch`` on a finished game, ``accept``/``decline`` on a
+  rematch offer), g = game action, s = select (its values become an action code), v = display only
+  (redraws the message; the argument is the display state), x = display-only select (the chosen
+  value is the display state), h = a private answer (``hand``: my panel; ``watch``: the board for a
+  spectator; ``help``: what the player to move can do);
 - a seat's private surface (DM or ephemeral panel): p = game action, q = select, w = display only,
   y = display-only select.
 

@@ -188,6 +188,38 @@ class Delivery:
         board = await rendered(messages.private(m, state, seat, translator(interaction.locale)))
         await interaction.response.send_message(**board.kwargs(new=True), ephemeral=True)
 
+    async def watch(self, interaction: discord.Interaction, match_id: int, seat: int | None) -> None:
+        """The Watch button: a player gets their own panel (as the hand button), anyone else an
+        ephemeral copy of the public board, without joining."""
+        m, state = await self.bot.matches.get(match_id)
+        if seat is not None and UIS[m.game].private is not None:
+            await self.open_panel(interaction, match_id, seat)
+            return
+        board = await rendered(messages.watched(m, state))
+        await interaction.response.send_message(**board.kwargs(new=True), ephemeral=True)
+
+    async def help(self, interaction: discord.Interaction, match_id: int, seat: int | None) -> None:
+        """The ? button: what the clicker can do right now (or whose move it is), privately."""
+        m, state = await self.bot.matches.get(match_id)
+        text = messages.help_text(m, state, seat, translator(interaction.locale))
+        await interaction.response.send_message(text[: messages.MAX_CONTENT], ephemeral=True)
+
+    async def post_new(self, interaction: discord.Interaction, update: Update) -> None:
+        """A new match's first message (a rematch offer) as the click's answer, below the old board."""
+        board = await rendered(await self.build(update.match, update.state))
+        mid = update.match.id
+        try:
+            response = await interaction.response.send_message(**board.kwargs(new=True))
+            message_id = response.message_id
+            if message_id is None:
+                message_id = (await interaction.original_response()).id
+        except discord.HTTPException:
+            await self.bot.matches.discard_lobby(mid)  # nobody saw it: it must not block the channel
+            raise
+        await self.bot.matches.attach_message(mid, message_id)
+        self._shown[mid] = update.match.public_version
+        await self.sync(mid)
+
     # ---- keeping surfaces in line ------------------------------------------------------------------
 
     async def sync(self, match_id: int) -> None:

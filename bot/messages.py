@@ -11,11 +11,13 @@ from typing import Any
 
 import discord
 
-from bot.components import ActionButton
+from bot.components import ActionButton, ActionSelect
 from bot.games import UIS
 from bot.games.base import Ctx
 from bot.i18n import Translator, translator
+from engine import timers
 from engine.core import Event
+from engine.fair import seed_hash
 from engine.registry import computer_for, rules_for
 from engine.store import MatchRow
 
@@ -95,7 +97,32 @@ def _layout_of(
     return layout
 
 
+def rematch_lobby(m: MatchRow, tr: Translator) -> Board:
+    """A rematch offer: the finished game's seats, who has accepted, and Accept / Decline."""
+    pending = set(m.meta.get("pending", []))
+    seats = "\n".join(
+        f"{i + 1}. {discord.utils.escape_markdown(s.name)} "
+        + ("⏳" if s.user_id in pending and not s.ai else "✅")
+        for i, s in enumerate(m.seats)
+    )
+    expires = m.timers.get(timers.LOBBY_KEY)
+    content = tr(
+        "rematch.text",
+        title=tr(f"game.{m.game}"),
+        options=UIS[m.game].option_text(m.options, tr),
+        seats=seats,
+        when=f"<t:{int(expires)}:R>" if expires else "",
+    )
+    items: list[discord.ui.Item[Any]] = [
+        ActionButton("l", m.id, m.version, op, label=tr(f"rematch.{op}"), style=style, row=0)
+        for op, style in (("accept", discord.ButtonStyle.success), ("decline", discord.ButtonStyle.danger))
+    ]
+    return Board(content, _view_of(items))
+
+
 def lobby(m: MatchRow, tr: Translator) -> Board:
+    if "pending" in m.meta:
+        return rematch_lobby(m, tr)
     rules = rules_for(m.game)
     ui = UIS[m.game]
     seats = "\n".join(
@@ -130,8 +157,11 @@ def lobby(m: MatchRow, tr: Translator) -> Board:
 
 def closed_lobby(m: MatchRow, tr: Translator) -> Board:
     events = m.meta.get("events", [])
-    key = "lobby.expired" if events and events[0]["kind"] == "lobby_expired" else "lobby.cancelled"
-    return Board(tr(key, title=tr(f"game.{m.game}")), None)
+    kind = events[0]["kind"] if events else ""
+    key = "lobby.expired" if kind == "lobby_expired" else "lobby.cancelled"
+    if "pending" in m.meta:  # a rematch offer that was declined or ran out
+        key = "rematch.declined" if kind == "rematch_declined" else "rematch.expired"
+    return Board(tr(key, title=tr(f"game.{m.game}"), name=_name(m, m.meta.get("ended_by"))), None)
 
 
 def _name(m: MatchRow, user_id: Any) -> str:
@@ -158,6 +188,31 @@ def _status(ctx: Ctx) -> str:
     return status
 
 
+def fair_line(m: MatchRow, tr: Translator) -> str:
+    """Provably fair dice: the seed's hash while the game runs, the seed itself once it is over (so
+    it never reveals hidden cards or future dice early). See tools/verify_seed.py."""
+    digest = seed_hash(m.seed)
+    if m.status == "active":
+        return tr("fair.hash", short=digest[:16])
+    return tr("fair.reveal", seed=m.seed, short=digest[:16])
+
+
+def _fitting(
+    items: list[discord.ui.Item[Any]], extra: list[discord.ui.Item[Any]], layout: str
+) -> list[discord.ui.Item[Any]]:
+    """The shared buttons (hand, Watch, ?) that fit on the last row, in that order of importance: a
+    classic message has 25 components in 5 rows of 5 (Uonga's full 5x5 grid leaves no room), a
+    Components V2 one 40 in all (its text, image and rows count too)."""
+    limit = 25 if layout == "classic" else 30
+    row4 = sum(i.width for i in items if i.row == 4)
+    kept: list[discord.ui.Item[Any]] = []
+    for item in extra:
+        if len(items) + len(kept) < limit and (layout != "classic" or row4 + 1 <= 5):
+            kept.append(item)
+            row4 += 1
+    return kept
+
+
 def game(m: MatchRow, state: Any, display: str = "") -> Board:
     """The public message of a started match: title, the story since the last human move, status,
     controls, and the board image drawn from the public view (an ended game is drawn as ended)."""
@@ -167,7 +222,7 @@ def game(m: MatchRow, state: Any, display: str = "") -> Board:
     events = [Event.load(e) for e in m.meta.get("events", [])]
     lines = ui.event_lines(events, ctx)
     status = _status(ctx)
-    head = f"**{tr(f'game.{m.game}')}** · {ui.option_text(m.options, tr)}"
+    head = f"**{tr(f'game.{m.game}')}** · {ui.option_text(m.options, tr)} · {fair_line(m, tr)}"
     closed = [tr("match.dm_closed", name=ctx.shown_names[i]) for i, s in enumerate(m.seats) if s.dm == 0]
     content = "\n".join([head, *lines, *closed, f"**{status}**"])
     while len(content) > MAX_CONTENT and len(lines) > 1:  # keep the latest lines
@@ -184,9 +239,15 @@ def game(m: MatchRow, state: Any, display: str = "") -> Board:
     items: list[discord.ui.Item[Any]] = []
     if m.status == "active":
         items = list(ui.controls(ctx))
+        extra = []
         if ui.private is not None:
             hand = tr(f"button.hand.{m.game}")
-            items.append(ActionButton("h", m.id, 0, "hand", label=hand, emoji=ui.hand_emoji, row=4))
+            extra.append(ActionButton("h", m.id, 0, "hand", label=hand, emoji=ui.hand_emoji, row=4))
+        extra.append(ActionButton("h", m.id, 0, "watch", label=tr("button.watch"), emoji="👁", row=4))
+        extra.append(ActionButton("h", m.id, 0, "help", label="?", row=4))
+        items.extend(_fitting(items, extra, getattr(ui, "layout", "classic")))
+    elif m.status == "finished":
+        items = [ActionButton("l", m.id, 0, "rematch", label=tr("button.rematch"), emoji="🔁", row=0)]
     draw = functools.partial(ui.render, view, ctx.names, caption, tr, display)
     alt = ui.alt_text(view, ctx)
     if getattr(ui, "layout", "classic") == "v2":
@@ -216,3 +277,47 @@ def mention_line(m: MatchRow, tr: Translator) -> tuple[str, list[int]] | None:
     else:
         text = tr("match.your_turn_untimed", mentions=mentions, game=game)
     return text, [u for u in users if u is not None]
+
+
+def _labels(items: list[discord.ui.Item[Any]], legal: set[str]) -> list[str]:
+    """The labels of the controls that carry a legal action (buttons), or of a select's options."""
+    out: list[str] = []
+    for item in items:
+        if isinstance(item, ActionButton) and item.kind in "gp" and item.arg in legal:
+            out.append(str(item.item.label or item.arg))
+        elif isinstance(item, ActionSelect) and item.kind in "sq":
+            out.extend(str(o.label) for o in item.item.options)
+    return list(dict.fromkeys(out))
+
+
+def help_text(m: MatchRow, state: Any, seat: int | None, tr: Translator) -> str:
+    """What the ? button says, privately: to the player to move, what they can do right now (the
+    game's ``help_text(ctx)`` hook, else the labels of their legal actions); to anyone else, whose
+    move it is (nothing about hidden information: a mover's choices may reveal their hand)."""
+    rules, ui = rules_for(m.game), UIS[m.game]
+    movers = sorted(rules.to_move(state))
+    if seat is None or seat not in movers:
+        ctx = Ctx(m, state, tr)
+        names = " & ".join(ctx.shown_names[s] for s in movers) or "?"
+        return tr("help.waiting", names=names, status=_status(ctx))
+    ctx = Ctx(m, state, tr, seat=seat)
+    hook = getattr(ui, "help_text", None)
+    body = hook(ctx) if hook is not None else None
+    if not body:
+        legal = set(ctx.legal())
+        items = list(ui.controls(Ctx(m, state, tr)))
+        if ui.private is not None:
+            items += ui.private_surface(ctx).items
+        labels = _labels(items, legal)
+        if labels:
+            more = [tr("help.more", n=len(labels) - 20)] if len(labels) > 20 else []
+            body = tr("help.choices", n=len(legal), choices="\n".join(f"• {x}" for x in labels[:20] + more))
+        else:  # controls built step by step (choose a piece, then a place): say what is asked
+            body = tr("help.count", n=len(legal), status=_status(Ctx(m, state, tr)))
+    return tr("help.you", body=body)
+
+
+def watched(m: MatchRow, state: Any) -> Board:
+    """A spectator's private copy of the public board: its text and image, no controls."""
+    board = game(m, state)
+    return Board(board.content, None, board.draw, board.filename, board.alt)

@@ -17,7 +17,7 @@ from bot import errors
 from bot.components import DISPLAY_KINDS, OURS, PRIVATE_KINDS, SELECT_KINDS, Click
 from bot.games import UIS
 from bot.names import clean_name
-from engine.errors import BadActionCode, EngineError, NotInMatch, NotYourTurn, StaleAction
+from engine.errors import BadActionCode, EngineError, MatchOver, NotInMatch, NotYourTurn, StaleAction
 from engine.match import PRIVATE, PUBLIC
 from engine.registry import rules_for
 from engine.store import MatchRow
@@ -75,6 +75,18 @@ class Router:
         # players are limited per person only: people outside a game cannot use up its budget
         display = click.kind in DISPLAY_KINDS  # choosing and browsing: a budget of their own
         if not await self.bot.within_limits(interaction, channel=click.kind == "l", display=display):
+            return
+        if click.kind == "l" and click.arg == "rematch":
+            update = await self.bot.matches.rematch(m.id, user.id, clean_name(user.display_name))
+            await self.bot.delivery.post_new(interaction, update)
+            return
+        if click.kind == "h" and click.arg in ("watch", "help"):
+            if m.status != "active":
+                raise MatchOver()
+            if click.arg == "watch":
+                await self.bot.delivery.watch(interaction, m.id, seat)
+            else:
+                await self.bot.delivery.help(interaction, m.id, seat)
             return
         if click.kind == "l":
             update = await self.bot.matches.lobby(

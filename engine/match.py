@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import compute, options, timers
+from engine import compute, options, ratings, timers
 from engine.core import SYSTEM, Event, Outcome
 from engine.errors import (
     ChannelBusy,
@@ -41,6 +41,7 @@ from engine.store import LIVE, LoggedAction, MatchRow, SeatInfo, Store, StoreBus
 log = logging.getLogger(__name__)
 
 LOBBY_SECONDS = 15 * 60
+REMATCH_SECONDS = 10 * 60  # a rematch offer waits this long for every player's Accept
 AWAY_SECONDS = timers.AWAY_SECONDS
 CACHE_LIMIT = 2000  # decoded matches kept in memory; live ones always stay
 MAX_EVENTS = 300  # the story shown since the last human move (computer chains append to it)
@@ -153,11 +154,13 @@ class Matches:
         read_version: int,
         *,
         acted: int | None = None,
+        rated: ratings.Result | None = None,
     ) -> None:
         rules = rules_for(m.game)
         m.state = rules.dump(state) if state is not None else None
         m.timers = self._plan_timers(m, state, acted)
-        await self.store.commit(m, actions, self.now(), read_version)
+        extra = {"rated": rated} if rated is not None else {}  # a finishing commit rates its players
+        await self.store.commit(m, actions, self.now(), read_version, **extra)
         self._remember(m, state)
         self._arm(m)
 
@@ -227,8 +230,14 @@ class Matches:
         story.extend(e.dump() for e in events)
         newly = sorted(rules.to_move(state) - (rules.to_move(before) if before is not None else frozenset()))
         m.meta = {**m.meta, "events": story[-MAX_EVENTS:], "new_turn": newly}
-        await self._commit(m, state, logged, read_version, acted=acted)
+        rated = self._rated(m, state) if m.status == "finished" else None
+        await self._commit(m, state, logged, read_version, acted=acted, rated=rated)
         return Update(m, state, events)
+
+    def _rated(self, m: MatchRow, state: Any) -> ratings.Result | None:
+        """What a finishing commit changes in the players' stats and ratings (engine.ratings)."""
+        outcome = self.outcome(m, state)
+        return ratings.result_of(m, outcome, lambda seat: self.level_of(m, seat)) if outcome else None
 
     async def _milestone(self, m: MatchRow, state: Any, stamp: str) -> None:
         """A game starts or finishes: keep the time (a solo run's duration is measured from them) and
@@ -295,6 +304,8 @@ class Matches:
         *,
         seed: int | None = None,
         meta: dict[str, Any] | None = None,
+        seats: list[SeatInfo] | None = None,
+        lobby_seconds: float = LOBBY_SECONDS,
     ) -> Update:
         rules = rules_for(game)  # unknown game -> KeyError, a programming error
         opts = options.resolve(rules.options, raw_options, {"turn_seconds": self.turn_seconds})
@@ -308,11 +319,11 @@ class Matches:
             status="lobby",
             version=1,
             seed=_new_seed() if seed is None else seed,
-            seats=[SeatInfo(host_id, host_name)],
+            seats=seats or [SeatInfo(host_id, host_name)],
             options=opts,
             state=None,
             meta=dict(meta or {}),
-            timers={timers.LOBBY_KEY: self.now() + LOBBY_SECONDS},
+            timers={timers.LOBBY_KEY: self.now() + lobby_seconds},
             public_version=1,
         )
         try:
@@ -324,6 +335,38 @@ class Matches:
         self._remember(m, None)
         self._arm(m)
         return Update(m, None)
+
+    async def rematch(self, match_id: int, user_id: int, name: str) -> Update:
+        """A player of a finished match offers a rematch: a lobby in the same channel with the same
+        seats and options and a new seed, where each other human accepts (computers are ready at
+        once); it starts when everyone has accepted, and closes after REMATCH_SECONDS otherwise."""
+        old, _ = await self.get(match_id)
+        if old.status != "finished":
+            raise LobbyError("rematch.not_finished")
+        if self.seat_of(old, user_id) is None:
+            raise NotInMatch()
+        levels = computer_for(old.game).levels
+        seats = [
+            SeatInfo(None, s.name, ai=True, level=s.level if s.level in levels else levels[0])
+            if s.ai
+            else SeatInfo(s.user_id, name if s.user_id == user_id else s.name)
+            for s in old.seats
+        ]
+        pending = [s.user_id for s in seats if not s.ai and s.user_id != user_id]
+        update = await self.open_lobby(
+            old.game,
+            old.guild_id,
+            old.channel_id,
+            user_id,
+            name,
+            dict(old.options),
+            meta={"locale": old.meta.get("locale"), "rematch_of": old.id, "pending": pending},
+            seats=seats,
+            lobby_seconds=REMATCH_SECONDS,
+        )
+        if pending:
+            return update
+        return await self.lobby(update.match.id, update.match.version, user_id, name, "start")
 
     async def attach_message(self, match_id: int, message_id: int | None) -> None:
         """Remember the public message (no new version: its buttons stay valid)."""
@@ -359,7 +402,26 @@ class Matches:
             seat = self.seat_of(m, user_id)
             is_host = user_id == m.host_id
             op, _, level = op.partition(".")
-            if op == "join":
+            pending = m.meta.get("pending")
+            if pending is not None and op in ("join", "leave", "ai"):
+                raise LobbyError("rematch.seats_fixed")  # a rematch keeps the finished game's seats
+            if pending is not None and op in ("accept", "decline"):
+                if seat is None:
+                    raise NotInMatch()
+                if op == "decline":
+                    m.status = "cancelled"
+                    event = Event("rematch_declined", {"seat": seat})
+                    m.meta = {**m.meta, "ended_by": user_id, "events": [event.dump()]}
+                    op = "declined"
+                elif user_id not in pending:
+                    raise LobbyError("rematch.already_accepted")
+                else:
+                    m.meta = {**m.meta, "pending": [u for u in pending if u != user_id]}
+                    if not m.meta["pending"]:
+                        op, is_host = "start", True  # everyone accepted: the game begins
+            if op in ("accept", "declined"):
+                pass
+            elif op == "join":
                 if seat is not None:
                     raise LobbyError("lobby.already_seated")
                 if len(m.seats) >= rules.max_players:
@@ -382,8 +444,8 @@ class Matches:
                 n = sum(s.ai for s in m.seats) + 1
                 m.seats.append(SeatInfo(None, f"Computer {n}", ai=True, level=level or levels[0]))
             elif op == "start":
-                if not is_host:
-                    raise LobbyError("lobby.host_only")
+                if not is_host or m.meta.get("pending"):
+                    raise LobbyError("lobby.host_only" if not is_host else "rematch.waiting")
                 if len(m.seats) < rules.min_players:
                     raise LobbyError("lobby.too_few", min=rules.min_players)
                 state = rules.setup(len(m.seats), m.seed, m.options)  # may refuse: before anything changes

@@ -26,6 +26,8 @@ from typing import IO, Any
 
 import aiosqlite
 
+from engine import ratings
+
 log = logging.getLogger(__name__)
 
 # Stepwise schema migrations, applied in order; PRAGMA user_version records how many ran.
@@ -88,6 +90,25 @@ MIGRATIONS: list[str] = [
         at       REAL    NOT NULL,
         PRIMARY KEY (user_id, game, mode)
     );
+    """,
+    # 5: stats and skill ratings per server, game and player (a user id, or "computer:<game>:<level>"),
+    # written in the transaction that finishes a match (engine.ratings); ordinal sorts leaderboards.
+    """
+    CREATE TABLE ratings (
+        guild_id INTEGER NOT NULL,
+        game     TEXT    NOT NULL,
+        player   TEXT    NOT NULL,
+        played   INTEGER NOT NULL,
+        wins     INTEGER NOT NULL,
+        mu       REAL    NOT NULL,
+        sigma    REAL    NOT NULL,
+        ordinal  REAL    NOT NULL,
+        match_id INTEGER NOT NULL,
+        at       REAL    NOT NULL,
+        PRIMARY KEY (guild_id, game, player)
+    );
+    CREATE INDEX ratings_board ON ratings(guild_id, game, ordinal DESC);
+    CREATE INDEX ratings_by_player ON ratings(guild_id, player);
     """,
 ]
 
@@ -391,10 +412,17 @@ class Store:
         return m
 
     async def commit(
-        self, m: MatchRow, actions: Iterable[LoggedAction], now: float, read_version: int
+        self,
+        m: MatchRow,
+        actions: Iterable[LoggedAction],
+        now: float,
+        read_version: int,
+        *,
+        rated: ratings.Result | None = None,
     ) -> None:
         """Snapshot + action-log rows + timers in ONE transaction, only if the row is still at
-        ``read_version`` (else WriteConflict and nothing written)."""
+        ``read_version`` (else WriteConflict and nothing written). ``rated``: the commit finishes the
+        match, and its players' stats and ratings change in the same transaction."""
         async with self._transaction() as db:
             cur = await db.execute(
                 f"UPDATE matches SET ({_MUTABLE}, updated) = ({_MUTABLE_SLOTS}) WHERE id=? AND version=?",
@@ -402,6 +430,8 @@ class Store:
             )
             if cur.rowcount != 1:
                 raise WriteConflict(f"match {m.id} is no longer at version {read_version}")
+            if rated is not None:
+                await self._write_ratings(db, rated, m.id, now)
             await db.executemany(
                 "INSERT INTO actions (match_id, version, seat, action, source, at) VALUES (?,?,?,?,?,?)",
                 [(m.id, a.version, a.seat, a.action, a.source, now) for a in actions],
@@ -497,6 +527,49 @@ class Store:
                 (user_id, game, mode, value, old.best if old else None, match_id, now),
             )
         return old, True
+
+    # ---- stats and ratings ----------------------------------------------------------------------
+
+    async def _write_ratings(
+        self, db: aiosqlite.Connection, result: ratings.Result, match_id: int, now: float
+    ) -> None:
+        """Within the finishing commit's transaction: read the players' standings, rate, write."""
+        players = list(dict.fromkeys(result.players))
+        rows = await db.execute_fetchall(
+            f"SELECT player, played, wins, mu, sigma FROM ratings WHERE guild_id=? AND game=? "
+            f"AND player IN ({','.join('?' * len(players))})",
+            (result.guild_id, result.game, *players),
+        )
+        before = {r[0]: ratings.Standing(*r) for r in rows}
+        where = (result.guild_id, result.game)
+        await db.executemany(
+            "INSERT OR REPLACE INTO ratings (guild_id, game, player, played, wins, mu, sigma, ordinal, "
+            "match_id, at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            [
+                (*where, s.player, s.played, s.wins, s.mu, s.sigma, s.ordinal, match_id, now)
+                for s in ratings.rate(result, before)
+            ],
+        )
+
+    async def standings(self, guild_id: int, player: str) -> dict[str, ratings.Standing]:
+        """A player's stats and rating per game on one server (games never played are absent)."""
+        async with self._using() as db:
+            rows = await db.execute_fetchall(
+                "SELECT game, player, played, wins, mu, sigma FROM ratings WHERE guild_id=? AND player=? "
+                "ORDER BY game",
+                (guild_id, player),
+            )
+        return {r[0]: ratings.Standing(*r[1:]) for r in rows}
+
+    async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[ratings.Standing]:
+        """The best rated players of a game on one server, best first."""
+        async with self._using() as db:
+            rows = await db.execute_fetchall(
+                "SELECT player, played, wins, mu, sigma FROM ratings WHERE guild_id=? AND game=? "
+                "ORDER BY ordinal DESC, wins DESC, player LIMIT ?",
+                (guild_id, game, limit),
+            )
+        return [ratings.Standing(*r) for r in rows]
 
     async def backup(self, target: str) -> None:
         """Copy the database safely while the bot runs (SQLite online backup API)."""

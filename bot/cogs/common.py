@@ -1,7 +1,9 @@
-"""Commands every game shares: /game hand, resign, end, board, rules; plus opening a lobby."""
+"""Commands every game shares: /game hand, resign, end, board, rules, fair; plus opening a lobby."""
 
 from __future__ import annotations
 
+import io
+import json
 from typing import Any
 
 import discord
@@ -15,6 +17,7 @@ from bot.i18n import translator
 from bot.locales.en import MESSAGES as EN
 from bot.names import clean_name
 from engine.errors import EngineError, MatchNotFound
+from engine.fair import export, seed_hash
 
 
 def desc(key: str) -> app_commands.locale_str:
@@ -122,6 +125,36 @@ class Common(commands.GroupCog, group_name="game", group_description=desc("cmd.g
         shown = await self.bot.delivery.refresh(mid, repost=True)
         key = "done.reposted" if shown == SHOWN else NOT_SHOWN_KEYS[shown]
         await interaction.followup.send(translator(interaction.locale)(key), ephemeral=True)
+
+    @app_commands.command(name="fair", description=desc("cmd.game.fair"))
+    @app_commands.describe(match=desc("opt.match"))
+    async def fair(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        """The full seed hash of this channel's game; once a game is over (``match``: its number, shown
+        by ``/game fair`` while it ran), its seed and action log for tools/verify_seed.py."""
+        tr = translator(interaction.locale)
+        if match is None and (match := await self._live(interaction)) is None:
+            return
+        try:
+            m, state = await self.bot.matches.get(match)
+        except EngineError as err:
+            await self.bot.reply_engine_error(interaction, err)
+            return
+        if m.guild_id != interaction.guild_id:
+            await self.bot.reply_engine_error(interaction, MatchNotFound())
+            return
+        digest = seed_hash(m.seed)
+        if m.status in ("lobby", "active"):  # the seed stays secret while it could reveal anything
+            text = tr("fair.active", digest=digest) + f" (#{m.id})"
+            await interaction.response.send_message(text, ephemeral=True)
+            return
+        name = f"match-{m.id}.json"
+        log = export(m, state, await self.bot.store.actions(m.id))
+        data = io.BytesIO(json.dumps(log, sort_keys=True).encode())
+        await interaction.response.send_message(
+            tr("fair.finished", seed=m.seed, digest=digest, file=name),
+            file=discord.File(data, filename=name),
+            ephemeral=True,
+        )
 
     @app_commands.command(name="rules", description=desc("cmd.game.rules"))
     @app_commands.describe(game=desc("opt.game"))

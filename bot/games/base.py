@@ -118,7 +118,8 @@ class GameUI(Protocol):
     layout: str
     # Optional, read with getattr: ``quick_starts`` (QuickStart commands of the game's group) and
     # ``async annotate(store, m, state) -> dict`` (called as a game starts and finishes; its result
-    # joins the match's meta, e.g. personal records).
+    # joins the match's meta, e.g. personal records) and ``help_text(ctx) -> str`` (what the ? button
+    # tells ctx.seat, the player to move; without it, the labels of their legal actions' controls).
 
     def option_text(self, options: dict[str, Any], tr: Translator) -> str: ...
 

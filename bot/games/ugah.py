@@ -84,6 +84,23 @@ class UgahUI:
             items.extend(self._keep_buttons(ctx, legal))
         return items
 
+    def help_text(self, ctx: Ctx) -> str:
+        """The ? button for the player to move (ctx.seat), from the rules state: the dice showing and
+        how to set them aside, what each hunter order leads to, or each keep/give choice with values."""
+        state, tr = ctx.state, ctx.tr
+        if state.phase == "pick":
+            counts = Counter(state.rolled)
+            shown = ", ".join(f"{EMOJI[s]} {tr('ugah.sym.' + s)} ×{counts[s]}" for s in ORDER if counts[s])
+            key = "ugah.help.pick_single" if state.single else "ugah.help.pick"
+            return tr(key, dice=shown)
+        if state.phase == "order":
+            choices = [self._order_label(ctx, h) for h in ("mm", "bb")]
+            return tr("ugah.help.order", choices="\n".join(f"• {c}" for c in choices))
+        if state.phase == "keep":
+            labels = [str(b.item.label) for b in self._keep_buttons(ctx, ctx.legal())]  # type: ignore[attr-defined]
+            return tr("ugah.help.keep", choices="\n".join(f"• {c}" for c in labels))
+        return ""
+
     @staticmethod
     def _order_label(ctx: Ctx, hunter: str) -> str:
         """What each order leads to, from the board everyone sees (R24-R32): where the hunters stop,

@@ -86,6 +86,33 @@ MESSAGES: dict[str, str] = {
     "ev.computer_played": "played their turn",
     "ev.resigned": "{name} left the game: the computer plays their seat.",
     "ev.resigned_lost": "🏳 {name} resigned.",
+    # around the table: rematch, spectators, help, fair dice
+    "button.rematch": "Rematch",
+    "button.watch": "Watch",
+    "rematch.text": "**{title}** · {options}\n🔁 Rematch! Same seats and options, new dice. "
+    "Each player clicks **Accept** (offer ends {when}):\n{seats}",
+    "rematch.accept": "Accept",
+    "rematch.decline": "Decline",
+    "rematch.declined": "**{title}**: {name} declined the rematch.",
+    "rematch.expired": "**{title}**: the rematch offer expired because not everyone accepted.",
+    "rematch.not_finished": "A rematch can be offered once the game is finished.",
+    "rematch.seats_fixed": "A rematch keeps the same seats: use Accept or Decline.",
+    "rematch.already_accepted": "You already accepted; waiting for the others.",
+    "rematch.waiting": "Waiting for every player to accept the rematch.",
+    "help.you": "**Your move.** {body}",
+    "help.choices": "You can choose ({n} possible):\n{choices}",
+    "help.more": "… and {n} more",
+    "help.count": "{status} You have {n} possible moves: the buttons on the board (or in your panel) "
+    "walk you through them.",
+    "help.waiting": "Waiting for {names} to move. {status}",
+    "fair.hash": "🔒 dice seed hash `{short}`",
+    "fair.reveal": "🔓 seed `{seed}` (hash `{short}`)",
+    "fair.active": "This game's dice and shuffles all come from one secret seed. Its SHA-256 hash "
+    "(of the seed's decimal digits) is:\n`{digest}`\nThe seed is revealed when the game is over.",
+    "fair.finished": "Seed: `{seed}`\nSHA-256: `{digest}`\nThe attached log replays every die and "
+    "shuffle: `python tools/verify_seed.py {file}` (see the README).",
+    "cmd.game.fair": "Show the hash of this channel's game seed (or the seed and action log once it is over)",
+    "opt.match": "A finished game's number (default: this channel's game)",
     "error.no_hand": "This game has no private holdings: everything is on the board.",
 }
 
@@ -94,3 +121,19 @@ MESSAGES.update(en_ugah.MESSAGES)
 MESSAGES.update(en_uonga.MESSAGES)
 MESSAGES.update(en_ubongo.MESSAGES)
 MESSAGES.update(en_honga.MESSAGES)
+
+# stats and ratings (/stats, /leaderboard)
+MESSAGES.update(
+    {
+        "cmd.stats": "Your (or a member's) games, wins and skill rating per game on this server (only you see it)",
+        "opt.member": "Whose stats (default: yours)",
+        "cmd.leaderboard": "The 10 best rated players of a game on this server (only you see it)",
+        "opt.leaderboard_game": "Which game",
+        "stats.text": "📊 **{name}** on this server:\n{games}",
+        "stats.none": "{name} has no finished games on this server yet.",
+        "stats.line": "rating **{rating}** (μ {mu} ± {sigma}) · games: {played} · wins: {wins}",
+        "stats.computer": "🤖 computer ({level})",
+        "leaderboard.text": "🏆 **{game}** leaderboard on this server:\n{rows}",
+        "leaderboard.none": "Nobody has finished a game of {game} on this server yet.",
+    }
+)

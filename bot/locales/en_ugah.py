@@ -43,6 +43,12 @@ MESSAGES: dict[str, str] = {
     "ugah.ev.moved_forfeit": "{hunter} walks {steps}, {forfeited} lost",
     "ugah.ev.taken": "{name} takes chip: {chip}",
     "ugah.ev.given": "{giver} gives {receiver} a chip: {chip}",
+    "ugah.help.pick": "The dice show {dice}. Name one or more of these symbols: every die showing them is "
+    "set aside, and you roll the rest again. Use the symbol buttons, or the menu to name several at once.",
+    "ugah.help.pick_single": "The dice show {dice}. Name one of these symbols with its button: every die "
+    "showing it is set aside, and you roll the rest again.",
+    "ugah.help.order": "Both hunters move: choose which one goes first.\n{choices}",
+    "ugah.help.keep": "Both hunters stopped on a chip: keep one and give the other to another player.\n{choices}",
     "ugah.status.pick": "🎲 {name}: name one or more symbols to set aside.",
     "ugah.status.pick_single": "🎲 {name}: name one symbol to set aside.",
     "ugah.status.order": "{name}: choose which hunter moves first.",

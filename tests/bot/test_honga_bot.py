@@ -73,7 +73,9 @@ async def test_people_and_computers_play_to_the_end(simcord_env, humans):
     assert m.status == "finished"
     final = board(channel)
     assert final.id == first.id and "Game over" in final.content
-    assert custom_ids(final) == [], "a finished game has no controls"
+    assert custom_ids(final, "l:") == [f"l:{m.id}:0:rematch"] == custom_ids(final), (
+        "a finished game offers only a rematch"
+    )
     assert (await final.attachments[0].read()).startswith(b"\x89PNG")
     assert "winners" in final.attachments[0].description
     actions = await env.bot.store.actions(mid)
@@ -295,7 +297,7 @@ async def test_five_computers_play_to_the_end(simcord_env):
     assert m.status == "finished"
     final = board(channel)
     winners = " & ".join(m.seats[w].name for w in RULES.outcome(state).winners)
-    assert f"Winner: {winners} (" in final.content and custom_ids(final) == []
+    assert f"Winner: {winners} (" in final.content and custom_ids(final) == [f"l:{m.id}:0:rematch"]
     assert (await final.attachments[0].read()).startswith(b"\x89PNG")
     assert "winners" in final.attachments[0].description
     sources = {a.source for a in await env.bot.store.actions(mid)}

@@ -44,7 +44,9 @@ async def test_full_four_player_game_by_clicking(simcord_env):
     final = board(channel)
     assert final.id == first.id, "the game is played on one message"
     assert "Game over" in final.content and "Winner" in final.content
-    assert custom_ids(final) == [], "a finished game has no controls"
+    assert custom_ids(final, "l:") == [f"l:{m.id}:0:rematch"] == custom_ids(final), (
+        "a finished game offers only a rematch"
+    )
     png = await final.attachments[0].read()
     assert png.startswith(b"\x89PNG")
     assert final.attachments[0].description and "Final scores" in final.attachments[0].description

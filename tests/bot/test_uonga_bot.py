@@ -209,7 +209,9 @@ async def test_human_against_human_to_the_end_by_clicking(simcord_env):
     final = board(channel)
     assert final.id == first.id, "the whole game is played on one message"
     assert "Game over" in final.content and "wins" in final.content and "🏆" in final.content
-    assert custom_ids(final) == [], "a finished game has no controls"
+    assert custom_ids(final, "l:") == [f"l:{m.id}:0:rematch"] == custom_ids(final), (
+        "a finished game offers only a rematch"
+    )
     assert "Points: Cavemen" in final.attachments[0].description
     assert await env.bot.matches.replay(mid) == state
 
@@ -265,7 +267,7 @@ async def test_resignation_ends_the_game_and_the_opponent_wins(simcord_env):
     assert m.status == "finished" and m.meta["result"]["winners"] == [1]
     final = board(channel)
     assert "Game over by resignation. Winner: bob" in final.content and "🏳 alice resigned" in final.content
-    assert custom_ids(final) == []
+    assert custom_ids(final) == [f"l:{m.id}:0:rematch"]
     assert "bob" in final.attachments[0].description and "resigned" in final.attachments[0].description
 
 
@@ -280,7 +282,7 @@ async def test_a_draw_shows_a_clear_final_line(simcord_env):
     final = board(channel)
     assert "Draw: too long without a capture" in final.content
     assert "Game over: it's a draw" in final.content
-    assert custom_ids(final) == []
+    assert custom_ids(final) == [f"l:{m.id}:0:rematch"]
 
 
 def test_image_words_come_from_the_catalogue():
