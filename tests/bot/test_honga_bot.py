@@ -335,7 +335,8 @@ async def test_a_third_bonus_card_in_a_turn_is_refused(simcord_env):
         me, played = state.current, len(state.played)
         if state.phase == "act" and played == 2 and (code := _third_card(state)):
             break
-        if state.phase == "act" and state.cards[me] and (played or len(state.cards[me]) >= 3):
+        playable = any(a.startswith("card.") for a in RULES.legal_actions(state, me))
+        if state.phase == "act" and playable and (played or len(state.cards[me]) >= 3):
             await play_a_card(channel, actor)
         elif "draw" in [cid.split(":", 3)[3] for cid in custom_ids(board(channel), "g:")]:
             await actor.click(board(channel), custom_id=button_id(board(channel), "draw"))
