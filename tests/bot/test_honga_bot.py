@@ -129,7 +129,8 @@ async def test_the_panel_shows_only_the_seats_own_secrets(simcord_env):
                 values = [o.value for o in getattr(c, "options", None) or []]
                 assert not any(v.startswith(("card.", "keep.")) for v in values)
                 assert ":card." not in c.custom_id and ":keep." not in c.custom_id
-        if state.phase == "act" and state.cards[state.current] and len(state.played) < 2:
+        playable = any(a.startswith("card.") for a in RULES.legal_actions(state, state.current))
+        if state.phase == "act" and playable:
             seen_cards = True
             own = await open_panel(channel, actor)
             assert CARD_NAMES[state.cards[state.current][0]] in own.content
