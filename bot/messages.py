@@ -245,12 +245,12 @@ def game(m: MatchRow, state: Any, display: str = "") -> Board:
             extra.append(ActionButton("h", m.id, 0, "hand", label=hand, emoji=ui.hand_emoji, row=4))
         extra.append(ActionButton("h", m.id, 0, "watch", label=tr("button.watch"), emoji="👁", row=4))
         extra.append(ActionButton("h", m.id, 0, "help", label="?", row=4))
-        items.extend(_fitting(items, extra, getattr(ui, "layout", "classic")))
+        items.extend(_fitting(items, extra, ui.layout))
     elif m.status == "finished":
         items = [ActionButton("l", m.id, 0, "rematch", label=tr("button.rematch"), emoji="🔁", row=0)]
     draw = functools.partial(ui.render, view, ctx.names, caption, tr, display)
     alt = ui.alt_text(view, ctx)
-    if getattr(ui, "layout", "classic") == "v2":
+    if ui.layout == "v2":
         layout = _layout_of(content[:MAX_CONTENT], items, ui.image_name, alt)
         return Board(content[:MAX_CONTENT], layout, draw, ui.image_name, alt)
     return Board(content[:MAX_CONTENT], _view_of(items), draw, ui.image_name, alt)

@@ -17,10 +17,9 @@ import discord
 from bot.components import ActionButton, ActionSelect
 from bot.i18n import Translator
 from engine.core import Event
+from engine.match import PRIVATE, PUBLIC
 from engine.registry import rules_for
 from engine.store import MatchRow
-
-PUBLIC, PRIVATE = "public", "private"
 
 
 @dataclass
