@@ -10,7 +10,8 @@ from pathlib import Path
 
 from bench import NAMES, Row, ms, pct
 from engine.games.ugah import RULES
-from engine.store import LoggedAction, MatchRow, SeatInfo, Store
+from engine.store import LoggedAction, MatchRow, SeatInfo
+from engine.store_sqlite import SqliteStore as Store
 
 
 async def _commits(path: str, count: int) -> list[float]:

@@ -14,18 +14,20 @@ import discord
 
 from bot.client import create_bot
 from bot.settings import SettingsError, load_settings
-from engine.store import Store, StoreError
+from engine.store import StoreError, open_store
 
 
 def check_database(path: str) -> None:
     """Check the database before connecting to Discord, so that what stops the bot (a folder as the
     path, a folder that cannot be created, a file it cannot write, another instance, a newer
-    schema...) is said before anything else happens. Raises StoreError. A file that exists is opened
-    and closed again; a new one is left for the bot to create (nothing is written here)."""
+    schema, a PostgreSQL server that cannot be reached...) is said before anything else happens. Raises
+    StoreError. A file that exists (or a server) is opened and closed again (migrating it); a new file
+    is left for the bot to create (nothing is written here)."""
     target = Path(path)
     if path == ":memory:":
         return
-    if not target.exists():
+    postgres = path.startswith(("postgresql://", "postgres://"))
+    if not postgres and not target.exists():
         folder = target.parent
         while not folder.exists() and folder != folder.parent:
             folder = folder.parent
@@ -37,7 +39,7 @@ def check_database(path: str) -> None:
         return
 
     async def probe() -> None:
-        store = Store(path)
+        store = open_store(path)
         try:
             await store.open()
         finally:
@@ -65,14 +67,18 @@ def main() -> int:
         print(f"error: {err}", file=sys.stderr)
         return 2
     try:
-        check_database(settings.database_path)
+        check_database(settings.database)
     except StoreError as err:
         return _database_error(err)
     discord.utils.setup_logging(level=logging.INFO)
     # this bot has no voice: discord.py's "PyNaCl/davey is not installed" warnings are noise
     discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
     bot = create_bot(
-        settings.database_path, turn_seconds=settings.turn_seconds, dev_guild_id=settings.dev_guild_id
+        settings.database,
+        turn_seconds=settings.turn_seconds,
+        dev_guild_id=settings.dev_guild_id,
+        shard_count=settings.shard_count,
+        shard_ids=settings.shard_ids,
     )
     try:
         bot.run(settings.token, log_handler=None)

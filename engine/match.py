@@ -14,15 +14,15 @@ computer decisions made in a worker process (engine.compute) while no lock is he
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import random
-import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import compute, options, ratings, timers
+from engine import compute, options, ratings, replay, timers
 from engine.core import SYSTEM, Event, Outcome
 from engine.errors import (
     ChannelBusy,
@@ -36,7 +36,17 @@ from engine.errors import (
     StaleAction,
 )
 from engine.registry import computer_for, rules_for
-from engine.store import LIVE, LoggedAction, MatchRow, SeatInfo, Store, StoreBusy, WriteConflict
+from engine.store import (
+    LIVE,
+    ChannelTaken,
+    LiveEntry,
+    LoggedAction,
+    MatchRow,
+    SeatInfo,
+    Store,
+    StoreBusy,
+    WriteConflict,
+)
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +57,7 @@ CACHE_LIMIT = 2000  # decoded matches kept in memory; live ones always stay
 MAX_EVENTS = 300  # the story shown since the last human move (computer chains append to it)
 RETRY_SECONDS = (1, 2, 5, 10, 30, 60)  # a timer whose firing failed is retried, never dropped
 PUBLIC, PRIVATE = "public", "private"
+HISTORIES = 8  # rebuilt histories of finished matches kept for /replay (stepping is then cheap)
 
 
 @dataclass
@@ -78,6 +89,7 @@ class Matches:
         on_timer_update: Callable[[Update], Awaitable[None]] | None = None,
         run: Chooser = compute.run,
         annotate: Annotator | None = None,
+        owns: Callable[[int | None], bool] = lambda guild_id: True,
     ) -> None:
         self.store = store
         self.now = now
@@ -85,10 +97,13 @@ class Matches:
         self.on_timer_update = on_timer_update
         self.run = run  # where computer decisions are made (a process pool by default)
         self.annotate = annotate
+        self.owns = owns  # this process's guilds (its Discord shards): only their timers run here
+        self.on_broken: Callable[[int, int | None], Awaitable[None]] | None = None
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[MatchRow, Any]] = {}
         self._timers: dict[int, asyncio.Task[None]] = {}
         self._closing = False
+        self._histories: collections.OrderedDict[int, list[replay.Step]] = collections.OrderedDict()
 
     # ---- loading -------------------------------------------------------------------------------
 
@@ -96,16 +111,27 @@ class Matches:
         return self._locks.setdefault(match_id, asyncio.Lock())
 
     async def get(self, match_id: int) -> tuple[MatchRow, Any]:
-        """The committed row and state. Callers read them and never change them."""
+        """The committed row and state. Callers read them and never change them. States are decoded
+        on first use (start-up decodes nothing); one that cannot be decoded is set aside."""
         cached = self._cache.get(match_id)
         if cached:
             return cached
-        m = await self._read(self.store.get(match_id))
-        if m is None:
-            raise MatchNotFound()
-        state = rules_for(m.game).load(m.state) if m.state is not None else None
+        m, state = await self._load(match_id)
         self._remember(m, state)
         return m, state
+
+    async def _load(self, match_id: int) -> tuple[MatchRow, Any]:
+        try:
+            m = await self._read(self.store.get(match_id))
+            if m is None:
+                raise MatchNotFound()
+            return m, rules_for(m.game).load(m.state) if m.state is not None else None
+        except (ValueError, TypeError, KeyError) as err:
+            log.error("match %s cannot be decoded (%r): set aside", match_id, err)
+            channel = await self.store.set_aside(match_id, repr(err), self.now())
+            if self.on_broken is not None:
+                await self.on_broken(match_id, channel)
+            raise MatchNotFound() from None
 
     async def _read(self, coro: Awaitable[Any]) -> Any:
         try:
@@ -135,6 +161,8 @@ class Matches:
         """The one writer of a match: its lock, a private copy of its row, and its state (immutable:
         rules return new states). The cache changes only in ``_commit``, after the database did."""
         async with self.lock(match_id):
+            if self.store.shared:  # another process may have written it: check the cache is current
+                await self._revalidate(match_id)
             m, state = await self.get(match_id)
             try:
                 yield m.copy(), state
@@ -143,6 +171,11 @@ class Matches:
                 raise StaleAction() from None
             except StoreBusy:
                 raise DatabaseBusy() from None
+
+    async def _revalidate(self, match_id: int) -> None:
+        cached = self._cache.get(match_id)
+        if cached is not None and await self._read(self.store.version_of(match_id)) != cached[0].version:
+            del self._cache[match_id]
 
     # ---- committing ----------------------------------------------------------------------------
 
@@ -328,7 +361,7 @@ class Matches:
         )
         try:
             await self.store.create(m, self.now())
-        except sqlite3.IntegrityError:
+        except ChannelTaken:
             raise ChannelBusy() from None
         except StoreBusy:
             raise DatabaseBusy() from None
@@ -340,11 +373,28 @@ class Matches:
         """A player of a finished match offers a rematch: a lobby in the same channel with the same
         seats and options and a new seed, where each other human accepts (computers are ready at
         once); it starts when everyone has accepted, and closes after REMATCH_SECONDS otherwise."""
-        old, _ = await self.get(match_id)
+        async with self._writing(match_id) as (old, state):
+            update = await self._offer_rematch(old, user_id, name)
+            # once only: a second Rematch on this game (the offer declined, expired or played) is refused
+            old.meta = {**old.meta, "rematch": update.match.id}
+            try:
+                await self.store.commit(old, [], self.now(), old.version)
+            except BaseException:
+                with contextlib.suppress(Exception):  # an offer that cannot be recorded must not stay
+                    await self.discard_lobby(update.match.id)
+                raise
+            self._remember(old, state)
+        if update.match.meta.get("pending"):
+            return update
+        return await self.lobby(update.match.id, update.match.version, user_id, name, "start")
+
+    async def _offer_rematch(self, old: MatchRow, user_id: int, name: str) -> Update:
         if old.status != "finished":
             raise LobbyError("rematch.not_finished")
         if self.seat_of(old, user_id) is None:
             raise NotInMatch()
+        if old.meta.get("rematch") is not None:
+            raise LobbyError("rematch.once", game=old.game)
         levels = computer_for(old.game).levels
         seats = [
             SeatInfo(None, s.name, ai=True, level=s.level if s.level in levels else levels[0])
@@ -353,7 +403,7 @@ class Matches:
             for s in old.seats
         ]
         pending = [s.user_id for s in seats if not s.ai and s.user_id != user_id]
-        update = await self.open_lobby(
+        return await self.open_lobby(
             old.game,
             old.guild_id,
             old.channel_id,
@@ -364,9 +414,6 @@ class Matches:
             seats=seats,
             lobby_seconds=REMATCH_SECONDS,
         )
-        if pending:
-            return update
-        return await self.lobby(update.match.id, update.match.version, user_id, name, "start")
 
     async def attach_message(self, match_id: int, message_id: int | None) -> None:
         """Remember the public message (no new version: its buttons stay valid)."""
@@ -621,11 +668,12 @@ class Matches:
             m.timers.pop(key, None)
         return await self._commit_moves(m, state, new, events, logged, read, acted=acted, human=False)
 
-    def _arm(self, m: MatchRow) -> None:
+    def _arm(self, m: MatchRow | LiveEntry) -> None:
+        """(Re)start the match's timer task, if it has a deadline and its guild is this process's."""
         task = self._timers.pop(m.id, None)
         if task is not None and task is not asyncio.current_task():
             task.cancel()
-        if m.deadline is not None and m.status in LIVE and not self._closing:
+        if m.deadline is not None and m.status in LIVE and not self._closing and self.owns(m.guild_id):
             self._timers[m.id] = asyncio.get_running_loop().create_task(self._timer(m.id, m.deadline))
 
     async def _timer(self, match_id: int, deadline: float) -> None:
@@ -647,26 +695,62 @@ class Matches:
             await self.on_timer_update(update)
 
     async def recover(self, on_broken: Callable[[int, int | None], Awaitable[None]] | None = None) -> int:
-        """Re-arm every live match's timers (overdue ones fire at once). A match that cannot be
-        decoded is set aside (closed with the reason) and the others go on."""
-        count = 0
-        for mid in await self.store.live_ids():
-            self._cache.pop(mid, None)
-            try:
-                m, _ = await self.get(mid)
-            except Exception as err:
-                log.error("match %s cannot be decoded (%r): set aside", mid, err)
-                channel = await self.store.set_aside(mid, repr(err), self.now())
-                if on_broken is not None:
-                    await on_broken(mid, channel)
+        """Re-arm the timers of this process's live matches (overdue ones fire at once) from one
+        query: no state is decoded, so start-up takes milliseconds whatever the number of matches.
+        A match that cannot be decoded is set aside (closed, ``on_broken`` says so in its channel)
+        when it is first used, or by ``check_live``. Also follows other processes' commits on a
+        shared database. Returns the number of live matches of this process."""
+        self.on_broken = on_broken
+        await self.store.listen(self._heard)
+        entries = [e for e in await self._read(self.store.live_entries()) if self.owns(e.guild_id)]
+        for entry in entries:
+            self._cache.pop(entry.id, None)
+            self._arm(entry)
+        return len(entries)
+
+    async def check_live(self) -> int:
+        """Decode every live match of this process once (after start-up, yielding between matches),
+        setting aside those that cannot be decoded and planning timers for rows written before
+        timers existed. Nothing is cached. Returns the number of readable live matches."""
+        good = 0
+        for entry in await self._read(self.store.live_entries()):
+            if self._closing:
+                break
+            if not self.owns(entry.guild_id) or entry.id in self._cache:
+                good += entry.id in self._cache
                 continue
-            if m.status == "active" and not m.timers:  # written before timers existed: plan them
-                async with self._writing(mid) as (w, state):
-                    await self._commit(w, state, [], w.version)
-            else:
+            try:
+                m, _ = await self._load(entry.id)
+                if m.status == "active" and not m.timers:  # written before timers existed: plan them
+                    async with self._writing(m.id) as (w, state):
+                        await self._commit(w, state, [], w.version)
+            except MatchNotFound:
+                continue
+            except (EngineError, StoreBusy, WriteConflict) as err:  # checked again at its first use
+                log.warning("match %s: not checked at start-up (%r)", entry.id, err)
+            good += 1
+            await asyncio.sleep(0)
+        return good
+
+    async def _heard(self, match_id: int, version: int, guild_id: int | None) -> None:
+        """Another process committed a match (shared databases): forget the cached copy and, if the
+        match is this process's, re-arm its timers from the new row (-1: re-read everything)."""
+        try:
+            if match_id == -1:
+                self._cache.clear()
+                for entry in await self._read(self.store.live_entries()):
+                    if self.owns(entry.guild_id):
+                        self._arm(entry)
+                return
+            cached = self._cache.get(match_id)
+            if cached is not None and cached[0].version >= version:
+                return  # our own commit, or one we already read
+            self._cache.pop(match_id, None)
+            if self.owns(guild_id) and not self._closing:
+                m, _ = await self.get(match_id)
                 self._arm(m)
-            count += 1
-        return count
+        except (EngineError, StoreBusy) as err:  # its own timer still fires and re-reads the row
+            log.warning("match %s: could not follow another process's commit (%r)", match_id, err)
 
     async def close(self) -> None:
         self._closing = True
@@ -685,3 +769,32 @@ class Matches:
         for a in await self.store.actions(match_id):
             state, _ = rules.apply(state, a.seat, a.action)
         return state
+
+    async def history(self, match_id: int) -> list[replay.Step]:
+        """Every state of a match rebuilt from its seed and action log (engine.replay), in order: the
+        start, then one per logged action. Rebuilt in a worker thread; a finished (or cancelled)
+        match's history never changes, so the last HISTORIES of them are kept."""
+        cached = self._histories.get(match_id)
+        if cached is not None:
+            self._histories.move_to_end(match_id)
+            return cached
+        m, _ = await self.get(match_id)
+        actions = await self._read(self.store.actions(match_id))
+        rules = rules_for(m.game)
+        steps = await asyncio.to_thread(replay.rebuild, rules, len(m.seats), m.seed, m.options, actions)
+        if m.status not in LIVE:
+            self._histories[match_id] = steps
+            while len(self._histories) > HISTORIES:
+                self._histories.popitem(last=False)
+        return steps
+
+    async def mark_once(self, match_id: int, key: str) -> bool:
+        """Note ``key`` in a match's meta (with the time) unless it is there already; True if this call
+        noted it. For what must happen once per match even across restarts (its recap)."""
+        async with self._writing(match_id) as (m, state):
+            if key in m.meta:
+                return False
+            m.meta = {**m.meta, key: self.now()}
+            await self.store.commit(m, [], self.now(), m.version)
+            self._remember(m, state)
+            return True

@@ -20,6 +20,33 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 
+@pytest.fixture(scope="session")
+def postgres_url():
+    """A PostgreSQL server for the session: TEST_POSTGRES_URL, or a throwaway one on loopback
+    (tools.pgserver). Without PostgreSQL its tests are skipped, except under CI, where they fail."""
+    url = os.environ.get("TEST_POSTGRES_URL")
+    if url:
+        yield url
+        return
+    from tools import pgserver
+
+    if pgserver.binaries() is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI must test PostgreSQL: install Debian's postgresql package (.ci/run does)")
+        pytest.skip("no PostgreSQL on this machine (install Debian's postgresql package)")
+    with pgserver.running() as url:
+        yield url
+
+
+_schemas = iter(range(10**9))
+
+
+@pytest.fixture
+def pg_schema():
+    """A fresh schema name: each test's PostgreSQL tables start empty."""
+    return f"t{os.getpid()}_{next(_schemas)}"
+
+
 @pytest.fixture
 def db_path(tmp_path):
     return str(tmp_path / "games.db")

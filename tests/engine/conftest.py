@@ -1,4 +1,5 @@
-"""Engine fixtures: a virtual clock and a match engine on a temporary database, computers inline."""
+"""Engine fixtures: a virtual clock and a match engine on a temporary database (SQLite and PostgreSQL:
+the store's and the engine's tests run against both), computers inline."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import pytest
 from engine.compute import run_inline
 from engine.match import Matches
 from engine.store import Store
+from engine.store_postgres import PostgresStore
+from engine.store_sqlite import SqliteStore
 
 
 class Clock:
@@ -19,13 +22,34 @@ class Clock:
         return self.t
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request):
+    """Which database the engine runs on; a module that tests one backend's own faults overrides it."""
+    return request.param
+
+
 @pytest.fixture
-async def open_engine(tmp_path):
+def new_store(backend, tmp_path, request):
+    """``new_store(name)`` -> an unopened store on the database ``name`` of this test (the same
+    name reopens the same database, as a new process would)."""
+
+    def make(name: str = "m.db") -> Store:
+        if backend == "sqlite":
+            return SqliteStore(str(tmp_path / name))
+        url = request.getfixturevalue("postgres_url")
+        schema = request.getfixturevalue("pg_schema")
+        return PostgresStore(url, schema=f"{schema}_{name.replace('.', '_')}", pool_size=4)
+
+    return make
+
+
+@pytest.fixture
+async def open_engine(new_store):
     """``await open_engine(name, turn_seconds)`` -> (matches, clock); all closed at teardown."""
     made: list[Matches] = []
 
     async def make(name: str = "m.db", turn_seconds: int = 60) -> tuple[Matches, Clock]:
-        store = Store(str(tmp_path / name))
+        store = new_store(name)
         await store.open()
         clock = Clock()
         matches = Matches(store, clock, turn_seconds=turn_seconds, run=run_inline)

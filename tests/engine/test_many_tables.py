@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
 import time
 
 import pytest
@@ -14,13 +13,12 @@ import pytest
 from engine.compute import run_inline
 from engine.games.ugah import RULES
 from engine.match import Matches
-from engine.store import Store
 
 
 @pytest.fixture
-async def engine(open_engine, tmp_path):
+async def engine(open_engine, new_store):
     matches, clock = await open_engine("many.db", 3600)
-    return matches, clock, tmp_path
+    return matches, clock, new_store
 
 
 async def start_match(matches: Matches, channel: int, seed: int, *, ai: int = 0) -> int:
@@ -102,7 +100,7 @@ async def test_three_games_due_at_once_all_move_on_although_the_first_firing_fai
 ):
     """Issue 7.2: a timer whose firing failed was logged and never re-armed (2 of 3 games stuck for
     12 virtual hours). Now it is retried with backoff until it succeeds."""
-    matches, clock, tmp_path = engine
+    matches, clock, new_store = engine
     monkeypatch.setattr("engine.match.RETRY_SECONDS", (0.05, 0.1))
     mids = [await start_match(matches, 500 + i, seed=i) for i in range(3)]
     before = {mid: (await matches.get(mid))[1].turn for mid in mids}
@@ -110,7 +108,7 @@ async def test_three_games_due_at_once_all_move_on_although_the_first_firing_fai
     await matches.close()
     await matches.store.close()
     clock.t += 12 * 3600
-    store = Store(str(tmp_path / "many.db"))
+    store = new_store("many.db")
     await store.open()
     fresh = Matches(store, clock, turn_seconds=3600, run=run_inline)
     real, failures = store.commit, []
@@ -118,7 +116,7 @@ async def test_three_games_due_at_once_all_move_on_although_the_first_firing_fai
     async def fail_first_firings(m, actions, now, read_version):
         if len(failures) < 2:  # the first firing fails, and its first retry too
             failures.append(m.id)
-            raise sqlite3.OperationalError("disk I/O error")
+            raise OSError("disk I/O error")
         return await real(m, actions, now, read_version)
 
     monkeypatch.setattr(store, "commit", fail_first_firings)

@@ -11,13 +11,14 @@ from engine.compute import run_inline
 from engine.errors import ChannelBusy, LobbyError, NotInMatch, NotYourTurn, StaleAction
 from engine.games.ugah import RULES
 from engine.match import Matches
-from engine.store import MIGRATIONS, Store
+from engine.migrations import SQLITE as MIGRATIONS
+from engine.store_sqlite import SqliteStore as Store
 
 
 @pytest.fixture
-async def engine(open_engine, tmp_path):
+async def engine(open_engine, new_store):
     matches, clock = await open_engine("m.db", 60)
-    return matches, clock, tmp_path
+    return matches, clock, new_store
 
 
 async def start_two(matches: Matches) -> int:
@@ -63,7 +64,7 @@ async def test_refusals_change_nothing(engine):
 
 
 async def test_committed_state_equals_replay_and_survives_a_new_process(engine):
-    matches, clock, tmp_path = engine
+    matches, clock, new_store = engine
     mid = await start_two(matches)
     rng = random.Random(1)
     for _ in range(15):
@@ -72,7 +73,7 @@ async def test_committed_state_equals_replay_and_survives_a_new_process(engine):
     assert await matches.replay(mid) == state
     await matches.close()
     await matches.store.close()  # the process ends; a new one opens the file
-    store2 = Store(str(tmp_path / "m.db"))
+    store2 = new_store("m.db")
     await store2.open()
     fresh = Matches(store2, clock, run=run_inline)
     m2, state2 = await fresh.get(mid)
@@ -115,14 +116,14 @@ async def test_concurrent_acts_on_one_version_apply_once(engine):
 
 
 async def test_overdue_deadline_fires_on_recovery(engine):
-    matches, clock, tmp_path = engine
+    matches, clock, new_store = engine
     mid = await start_two(matches)
     _, state = await matches.get(mid)
     turn = state.turn
     await matches.close()  # the process "dies"; its timers with it
     await matches.store.close()
     clock.t += 3600
-    store2 = Store(str(tmp_path / "m.db"))
+    store2 = new_store("m.db")
     await store2.open()
     fresh = Matches(store2, clock, run=run_inline)
     assert await fresh.recover() == 1
@@ -141,8 +142,10 @@ async def test_schema_version_and_integrity_check(engine):
     assert await matches.store.schema_version() == len(MIGRATIONS)
 
 
-async def test_backup_copies_a_consistent_database(engine):
-    matches, _, tmp_path = engine
+async def test_backup_copies_a_consistent_database(engine, backend, tmp_path):
+    if backend != "sqlite":
+        pytest.skip("SQLite's online backup; PostgreSQL is backed up with pg_dump (tests/test_backup.py)")
+    matches, _, _ = engine
     mid = await start_two(matches)
     await move(matches, mid, random.Random(3))
     target = str(tmp_path / "backup.db")

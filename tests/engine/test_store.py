@@ -7,7 +7,9 @@ import sqlite3
 
 import pytest
 
-from engine.store import MIGRATIONS, Store, StoreError
+from engine.migrations import SQLITE as MIGRATIONS
+from engine.store import StoreError
+from engine.store_sqlite import SqliteStore as Store
 
 
 def write_first_schema_database(path: str) -> None:
