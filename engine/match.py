@@ -175,7 +175,7 @@ class Matches:
     async def _revalidate(self, match_id: int) -> None:
         cached = self._cache.get(match_id)
         if cached is not None and await self._read(self.store.version_of(match_id)) != cached[0].version:
-            del self._cache[match_id]
+            self._cache.pop(match_id, None)  # (a notification may have dropped it meanwhile)
 
     # ---- committing ----------------------------------------------------------------------------
 
