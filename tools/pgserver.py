@@ -44,11 +44,14 @@ def _as_owner(folder: str) -> tuple[dict[str, object], str]:
     """Run as root -> run the server as ``postgres`` (owning the folder); else as ourselves."""
     if os.geteuid() != 0:
         return {}, pwd.getpwuid(os.geteuid()).pw_name
-    user = pwd.getpwnam("postgres")
+    try:
+        user = pwd.getpwnam("postgres")
+    except KeyError:  # binaries without the package's user: any unprivileged account will do
+        user = pwd.getpwnam("nobody")
     for root, dirs, files in os.walk(folder):
         for name in [root, *(os.path.join(root, n) for n in dirs + files)]:
             os.chown(name, user.pw_uid, user.pw_gid)
-    return {"user": user.pw_uid, "group": user.pw_gid, "extra_groups": []}, "postgres"
+    return {"user": user.pw_uid, "group": user.pw_gid, "extra_groups": []}, user.pw_name
 
 
 @contextlib.contextmanager
