@@ -99,7 +99,7 @@ async def test_two_processes_racing_on_the_same_matches_lose_nothing_and_double_
         logged: collections.Counter = collections.Counter()
         timeouts = collections.Counter()
         for mid in active + idle:
-            m, state = await judge.get(mid)
+            _, state = await judge.get(mid)
             assert await judge.replay(mid) == state, f"match {mid} equals the replay of its log"
             log = await judge.store.actions(mid)
             versions = [a.version for a in log]
