@@ -45,3 +45,30 @@ def test_settings_read_dotenv_and_hide_the_token(tmp_path, monkeypatch):
     monkeypatch.setenv("DEV_GUILD_ID", "abc")
     with pytest.raises(SettingsError):
         load_settings(None)
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [({"SHARD_IDS": "0"}, "needs SHARD_COUNT"), ({"SHARD_COUNT": "0"}, "SHARD_COUNT must be"),
+     ({"SHARD_COUNT": "2", "SHARD_IDS": "0,2"}, "from 0 to 1"),
+     ({"SHARD_COUNT": "2", "SHARD_IDS": "1"}, "DATABASE_URL"),  # part of the shards on SQLite
+     ({"DATABASE_URL": "mysql://x"}, "postgresql://")],
+)  # fmt: skip
+def test_bad_shard_and_database_settings_are_one_clear_line(monkeypatch, env, expected):
+    for key in ("SHARD_COUNT", "SHARD_IDS", "DATABASE_URL"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("DISCORD_TOKEN", FAKE)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    with pytest.raises(SettingsError, match=expected):
+        load_settings(env_file=None)
+
+
+def test_shards_of_several_processes_on_postgresql(monkeypatch):
+    monkeypatch.setenv("DISCORD_TOKEN", FAKE)
+    monkeypatch.setenv("DATABASE_URL", "postgresql://ugah:pw@db:5432/ugah")
+    monkeypatch.setenv("SHARD_COUNT", "4")
+    monkeypatch.setenv("SHARD_IDS", "3, 1")
+    s = load_settings(env_file=None)
+    assert (s.shard_count, s.shard_ids, s.database) == (4, (1, 3), "postgresql://ugah:pw@db:5432/ugah")
+    assert "pw" not in repr(s) and FAKE not in repr(s)
