@@ -8,6 +8,7 @@ import sys
 import time
 
 from bench import Row, discord_roundtrip, engine, honga, platform, render, store, ubongo, uonga
+from bench import load as load_step
 
 
 def table(rows: list[Row]) -> str:
@@ -42,6 +43,7 @@ def main() -> None:
         ("ubongo", lambda: game_rows(ubongo.run())),
         ("honga", lambda: game_rows(honga.run())),
         ("uonga", lambda: game_rows(uonga.run())),
+        ("load (SQLite, PostgreSQL)", lambda: load_step.run(quick)),
     ]
     rows, t0 = [], time.perf_counter()
     for name, step in steps:

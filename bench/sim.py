@@ -20,7 +20,19 @@ def public_messages(channel: Any) -> list[discord.Message]:
 
 
 def pings(channel: Any) -> list[discord.Message]:
-    return [m for m in channel.history() if not m.flags.ephemeral and m.reference is not None]
+    """Turn pings: replies to the board without a file (the recap of a finished game has its GIF)."""
+    return [
+        m
+        for m in channel.history()
+        if not m.flags.ephemeral and m.reference is not None and not m.attachments
+    ]
+
+
+def recaps(channel: Any) -> list[discord.Message]:
+    """The animated recaps posted under finished games' boards."""
+    return [
+        m for m in channel.history() if not m.flags.ephemeral and m.reference is not None and m.attachments
+    ]
 
 
 def board(channel: Any) -> discord.Message:

@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -21,7 +23,7 @@ from bot.router import Router
 from engine import compute
 from engine.errors import DatabaseBusy, EngineError
 from engine.match import Matches, Update
-from engine.store import MatchRow, Store, StoreBusy, StoreError
+from engine.store import MatchRow, StoreBusy, StoreError, open_store
 
 log = logging.getLogger(__name__)
 
@@ -59,14 +61,29 @@ class GameTree(app_commands.CommandTree["GameBot"]):
         await interaction.client.reply_error(interaction, "error.generic")
 
 
-class GameBot(commands.Bot):
+def owner(shard_count: int | None, shard_ids: tuple[int, ...] | None) -> Callable[[int | None], bool]:
+    """Whether a guild's matches belong to this process: Discord sends a guild's events to shard
+    ``(guild_id >> 22) % shard_count``; a process running every shard owns everything."""
+    if shard_count is None or shard_ids is None or set(shard_ids) >= set(range(shard_count)):
+        return lambda guild_id: True
+    mine = frozenset(shard_ids)
+    return lambda guild_id: ((guild_id or 0) >> 22) % shard_count in mine
+
+
+class GameBot(commands.AutoShardedBot):
+    """The bot as Discord shards: one process runs ``shard_ids`` of ``shard_count`` (all of them by
+    default). Each process runs its own guilds' timers; direct-message clicks reach shard 0's process,
+    which acts on any match through the shared database (PostgreSQL when there are several)."""
+
     def __init__(
         self,
-        database_path: str,
+        database: str,
         *,
         turn_seconds: int = 120,
         dev_guild_id: int | None = None,
         rate_limits: bool = True,
+        shard_count: int | None = 1,
+        shard_ids: tuple[int, ...] | None = None,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # no privileged intents: no message content, no member list
@@ -76,15 +93,20 @@ class GameBot(commands.Bot):
             help_command=None,
             tree_cls=GameTree,
             allowed_mentions=discord.AllowedMentions.none(),  # a name like "@everyone" never pings
+            shard_count=shard_count,
+            shard_ids=list(shard_ids) if shard_ids is not None else None,
         )
         self.limiter = RateLimiter(_now, USER_LIMIT, CHANNEL_LIMIT, DISPLAY_LIMIT) if rate_limits else None
-        self.store = Store(database_path)
+        self.store = open_store(database)
+        self.owns = owner(shard_count, shard_ids)
+        self._checking: asyncio.Task[int] | None = None
         self.matches = Matches(
             self.store,
             _now,
             turn_seconds=turn_seconds,
             on_timer_update=self._timer_update,
             annotate=self._annotate,
+            owns=self.owns,
         )
         self.delivery = Delivery(self)
         self.router = Router(self)
@@ -95,6 +117,9 @@ class GameBot(commands.Bot):
         self.add_dynamic_items(ActionButton, ActionSelect)
         for ext in EXTENSIONS:
             await self.load_extension(ext)
+        from bot.command_i18n import CommandTranslator  # command names/descriptions in de and es
+
+        await self.tree.set_translator(CommandTranslator())
         if self.dev_guild_id:
             guild = discord.Object(self.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -108,11 +133,13 @@ class GameBot(commands.Bot):
             DatabaseBusy,
         ) as err:  # another program took the lock after the start-up check: one line, exit 2
             raise StoreError(
-                f"{self.store.path}: {err}: another program holds the database; stop it"
+                f"{self.store.description}: {err}: another program holds the database; stop it"
             ) from err
         log.info("recovered %d live match(es)", count)
 
     async def close(self) -> None:
+        if self._checking is not None:
+            self._checking.cancel()
         await self.matches.close()
         await self.store.close()
         compute.shutdown()
@@ -172,9 +199,13 @@ class GameBot(commands.Bot):
         await self.matches.close_channel(payload.thread_id)
 
     async def on_ready(self) -> None:
-        """Close live matches whose channel was deleted while the bot was away."""
-        for m in await self.store.live_matches():
-            if self.get_channel(m.channel_id) is not None:
+        """Once connected: decode each live match once in the background (broken ones are set aside
+        and said so), and close live matches whose channel was deleted while the bot was away (this
+        process's own). Clicks are answered meanwhile: start-up itself decoded nothing."""
+        if self._checking is None:
+            self._checking = asyncio.get_running_loop().create_task(self.matches.check_live())
+        for m in await self.store.live_entries():
+            if not self.owns(m.guild_id) or self.get_channel(m.channel_id) is not None:
                 continue
             try:
                 await self.fetch_channel(m.channel_id)
@@ -203,9 +234,21 @@ class GameBot(commands.Bot):
 
 
 def create_bot(
-    database_path: str, *, turn_seconds: int = 120, dev_guild_id: int | None = None, rate_limits: bool = True
+    database: str,
+    *,
+    turn_seconds: int = 120,
+    dev_guild_id: int | None = None,
+    rate_limits: bool = True,
+    shard_count: int | None = 1,
+    shard_ids: tuple[int, ...] | None = None,
 ) -> GameBot:
-    """Build the bot without connecting (tests run it against a simulated Discord)."""
+    """Build the bot without connecting (tests run it against a simulated Discord). ``database``: a
+    SQLite file path or a postgresql:// URL. ``shard_count`` None: as many shards as Discord advises."""
     return GameBot(
-        database_path, turn_seconds=turn_seconds, dev_guild_id=dev_guild_id, rate_limits=rate_limits
+        database,
+        turn_seconds=turn_seconds,
+        dev_guild_id=dev_guild_id,
+        rate_limits=rate_limits,
+        shard_count=shard_count,
+        shard_ids=shard_ids,
     )

@@ -7,9 +7,12 @@
   value is the display state), h = a private answer (``hand``: my panel; ``watch``: the board for a
   spectator; ``help``: what the player to move can do);
 - a seat's private surface (DM or ephemeral panel): p = game action, q = select, w = display only,
-  y = display-only select.
+  y = display-only select;
+- the ephemeral ``/replay`` message of a finished match: r = go to a step (the version field is the
+  step it shows, 0 = the start; the argument ``first``/``prev``/``next``/``last`` names the button).
 
-The version is the one of the surface the control sits on (engine.match: staleness per viewer)."""
+The version is the one of the surface the control sits on (engine.match: staleness per viewer), except
+for ``r``, whose surface never changes (a finished match)."""
 
 from __future__ import annotations
 
@@ -23,11 +26,12 @@ if TYPE_CHECKING:
     from bot.client import GameBot
 
 _ARG = r"[A-Za-z0-9._-]{0,80}"
-BUTTON_ID = rf"(?P<kind>[lghpvw]):(?P<mid>[0-9]{{1,18}}):(?P<ver>[0-9]{{1,9}}):(?P<arg>{_ARG})"
+BUTTON_ID = rf"(?P<kind>[lghpvwr]):(?P<mid>[0-9]{{1,18}}):(?P<ver>[0-9]{{1,9}}):(?P<arg>{_ARG})"
 SELECT_ID = rf"(?P<kind>[sqxy]):(?P<mid>[0-9]{{1,18}}):(?P<ver>[0-9]{{1,9}}):(?P<arg>{_ARG})"
-OURS = re.compile(rf"[lghpvwsqxy]:[0-9]{{1,18}}:[0-9]{{1,9}}:{_ARG}")
+OURS = re.compile(rf"[lghpvwrsqxy]:[0-9]{{1,18}}:[0-9]{{1,9}}:{_ARG}")
 PRIVATE_KINDS = frozenset("pqwy")
 DISPLAY_KINDS = frozenset("vwxy")
+REPLAY_KIND = "r"
 SELECT_KINDS = frozenset("sqxy")
 
 

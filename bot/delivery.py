@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import io
 import logging
 import os
 import threading
@@ -18,10 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import messages
+from bot import messages, replay
 from bot.games import UIS
-from bot.i18n import translator
+from bot.i18n import Translator, translator
 from bot.messages import Board
+from engine.errors import EngineError, MatchNotFound
 from engine.match import Update
 from engine.store import LIVE, MatchRow
 
@@ -32,6 +35,8 @@ log = logging.getLogger(__name__)
 
 UNKNOWN_CHANNEL = 10003
 DMS_CLOSED = 50007
+RECAP_WINDOW = 15 * 60  # a game that finished longer ago than this gets no recap (e.g. one from before
+# recaps existed, whose old board someone clicks)
 # what became of an attempt to show a board, and what to tell the person who caused it
 SHOWN, FAILED, FORBIDDEN, GONE = "shown", "failed", "forbidden", "gone"
 NOT_SHOWN_KEYS = {
@@ -82,6 +87,18 @@ class Delivery:
         self._dm_display: dict[tuple[int, int], tuple[int, str]] = {}
         self._pings: dict[int, int] = {}  # match -> the current turn ping message
         self._pinged: dict[int, int] = {}  # match -> the version whose new turn was pinged
+        self._recaps: set[int] = set()  # matches whose recap this process took on (the meta says it too)
+        self._tasks: set[asyncio.Task[None]] = set()  # recaps being built and sent
+        # user -> the Discord locale of their last click: their DMs speak it (the server's before any)
+        self._locales: dict[int, str] = {}
+
+    def note_locale(self, interaction: discord.Interaction) -> None:
+        self._locales[interaction.user.id] = str(interaction.locale)
+
+    def private_tr(self, m: MatchRow, user_id: int | None) -> Translator:
+        """The language of a seat's DM: its player's last known locale, else the match's."""
+        known = self._locales.get(user_id) if user_id is not None else None
+        return translator(known) if known else messages.tr_for(m)
 
     def lock(self, match_id: int) -> asyncio.Lock:
         return self._locks.setdefault(match_id, asyncio.Lock())
@@ -195,7 +212,7 @@ class Delivery:
         if seat is not None and UIS[m.game].private is not None:
             await self.open_panel(interaction, match_id, seat)
             return
-        board = await rendered(messages.watched(m, state))
+        board = await rendered(messages.watched(m, state, translator(interaction.locale)))
         await interaction.response.send_message(**board.kwargs(new=True), ephemeral=True)
 
     async def help(self, interaction: discord.Interaction, match_id: int, seat: int | None) -> None:
@@ -228,6 +245,7 @@ class Delivery:
         await self.refresh(match_id)
         m, state = await self.bot.matches.get(match_id)
         await self._ping(m)
+        self._start_recap(m)
         if UIS[m.game].private == "dm" and state is not None:
             for seat, info in enumerate(m.seats):
                 human = not info.ai and info.user_id is not None and info.dm != 0
@@ -308,6 +326,78 @@ class Delivery:
         await self._drop_ping(m)
         self._pings[m.id] = msg.id
 
+    # ---- replays: the recap of a finished game, /replay ------------------------------------------------
+
+    def _start_recap(self, m: MatchRow) -> None:
+        """A game that just finished gets its animated recap, built and sent in the background: the
+        final board never waits for it. Once per match: the match's meta remembers it (a restart does
+        not send it again)."""
+        finished = m.meta.get("finished_at")
+        if (
+            m.status != "finished"
+            or "recap" in m.meta
+            or m.id in self._recaps
+            or not isinstance(finished, int | float)
+            or self.bot.matches.now() - finished > RECAP_WINDOW
+        ):
+            return
+        self._recaps.add(m.id)
+        task = asyncio.get_running_loop().create_task(self._recap(m.id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _recap(self, match_id: int) -> None:
+        """Post the recap as a reply to the final board. Failures are logged, never raised: a recap is
+        an extra, and it is not tried twice."""
+        try:
+            if not await self.bot.matches.mark_once(match_id, "recap"):
+                return
+            m, _ = await self.bot.matches.get(match_id)
+            steps = await self.bot.matches.history(match_id)
+            if len(steps) < 2:  # over before anyone moved (a resignation): nothing to recap
+                return
+            tr = messages.tr_for(m)
+            data = await off_loop(functools.partial(replay.recap, m, steps, tr))
+            if not data:
+                return
+            game = tr(f"game.{m.game}")
+            image = discord.File(
+                io.BytesIO(data), filename=replay.RECAP_NAME, description=tr("recap.alt", game=game, id=m.id)
+            )
+            board = (
+                discord.MessageReference(
+                    message_id=m.message_id, channel_id=m.channel_id, fail_if_not_exists=False
+                )
+                if m.message_id is not None
+                else None
+            )
+            channel = self.bot.get_partial_messageable(m.channel_id)
+            await channel.send(tr("recap.text", game=game, id=m.id), file=image, reference=board)
+        except (discord.HTTPException, EngineError) as err:
+            log.warning("match %s: the recap was not posted: %r", match_id, err)
+        except Exception:
+            log.exception("match %s: building the recap failed", match_id)
+
+    async def show_replay(
+        self, interaction: discord.Interaction, match_id: int, step: int, *, edit: bool
+    ) -> None:
+        """/replay (a new ephemeral message) or one of its buttons (``edit``: the same message, in place):
+        step ``step`` of a finished match of this server, rebuilt from its seed and action log."""
+        try:
+            m, state = await self.bot.matches.get(match_id)
+        except MatchNotFound:
+            raise replay.ReplayRefused("replay.not_found") from None
+        replay.replayable(m, state, interaction.guild_id)
+        steps = await self.bot.matches.history(match_id)
+        if not 0 <= step < len(steps):
+            raise replay.ReplayRefused("replay.bad_step")
+        tr = translator(interaction.locale)
+        board = await rendered(replay.step_board(m, steps, step, tr, tr))  # private: the viewer's language
+        if edit:
+            await interaction.response.edit_message(**board.kwargs())
+        else:
+            await interaction.response.send_message(**board.kwargs(new=True), ephemeral=True)
+
     async def _drop_ping(self, m: MatchRow) -> None:
         old = self._pings.pop(m.id, None)
         if old is not None:
@@ -319,7 +409,7 @@ class Delivery:
         info = m.seats[seat]
         kept_version, display = self._dm_display.get((match_id, seat), (-1, ""))
         display = display if kept_version == info.version else ""
-        board = await rendered(messages.private(m, state, seat, messages.tr_for(m), display))
+        board = await rendered(messages.private(m, state, seat, self.private_tr(m, info.user_id), display))
         try:
             if info.dm and info.dm_message:
                 dm = self.bot.get_partial_messageable(info.dm, type=discord.ChannelType.private)

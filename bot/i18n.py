@@ -1,28 +1,125 @@
-"""One message catalogue for every user-facing string, keyed by locale.
+"""Every user-facing string, in English, German or Spanish.
 
-Add a language by adding ``bot/locales/<code>.py`` with a ``MESSAGES`` dict and listing it below;
-missing keys fall back to English, so a partial translation is safe.
+English is the source: the ``MESSAGES`` dicts of ``bot/locales/en*.py`` (key -> ``str.format``
+template) and each renderer's ``EN_LABELS`` (joined as ``render.<game>.<label>``). A template that
+depends on a number is a tuple ``(one, other)`` and its count is always the field ``n``.
+
+Translations are gettext catalogues, ``bot/locales/<lang>/LC_MESSAGES/messages.po`` (``msgctxt`` =
+key, ``msgid`` = the English template, ``msgstr`` = the translation; plural entries carry
+``msgid_plural`` and ``msgstr[i]``), read with Babel; ``python -m tools.i18n update|check`` keeps
+them in step with the English. A key missing, fuzzy or broken in a translation falls back to English,
+so a partial catalogue is safe.
+
+Locales: a Discord locale (``de``, ``es-ES``, ``es-419``...) picks its language; anything else is
+English. Private replies use the clicking user's ``interaction.locale``; the public board uses the
+language stored in the match (``meta["locale"]``, the server's preferred locale at the start).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+import re
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from babel import Locale
+from babel.messages.pofile import read_po
 
 from bot.locales import en
 
-CATALOGUES: dict[str, dict[str, str]] = {"en": en.MESSAGES}
+LANGUAGES = ("en", "de", "es")  # English first: the source
+TRANSLATED = LANGUAGES[1:]
+PLURAL_FIELD = "n"  # the count that picks a plural form
+LOCALE_DIR = Path(__file__).parent / "locales"
+Template = str | tuple[str, ...]
 Translator = Callable[..., str]
 
 
+def po_path(lang: str) -> Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES" / "messages.po"
+
+
+def language(locale: object | None) -> str:
+    """'de', 'es' or 'en' for a discord.Locale, a code like 'es-419', or None (English)."""
+    code = str(getattr(locale, "value", locale) or "en").replace("_", "-").split("-")[0].lower()
+    return code if code in LANGUAGES else "en"
+
+
+@functools.cache
+def _plural_rule(lang: str) -> Locale:
+    return Locale.parse(lang)
+
+
+def plural_index(lang: str, n: object, forms: int) -> int:
+    """Which of ``forms`` plural forms fits the count ``n`` (Babel's CLDR rule: 'one' is the first
+    form, every other category the last, as the catalogues' ``plural=(n != 1)`` says)."""
+    try:
+        category = _plural_rule(lang).plural_form(abs(int(n)))  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        category = "other"
+    return 0 if category == "one" or forms == 1 else forms - 1
+
+
+@functools.cache
+def catalogue(lang: str) -> dict[str, Template]:
+    """The usable translations of ``lang`` by key (translated, not fuzzy); English: the source."""
+    if lang == "en":
+        return dict(en.MESSAGES)
+    path = po_path(lang)
+    if not path.exists():
+        return {}
+    with path.open("rb") as f:
+        cat = read_po(f, locale=lang)
+    out: dict[str, Template] = {}
+    for msg in cat:
+        if not msg.id or not msg.context or msg.fuzzy:
+            continue
+        if isinstance(msg.string, (tuple, list)):
+            forms = tuple(msg.string)
+            if forms and all(forms):
+                out[msg.context] = forms
+        elif msg.string:
+            out[msg.context] = msg.string
+    return out
+
+
+def reload() -> None:
+    """Forget the loaded catalogues (after editing a .po file)."""
+    catalogue.cache_clear()
+
+
+def _fill(lang: str, template: Template, params: Mapping[str, object]) -> str:
+    if isinstance(template, tuple):
+        template = template[plural_index(lang, params.get(PLURAL_FIELD, 2), len(template))]
+    return template.format(**params) if params else template
+
+
+def seat_name(name: str, ai: bool, tr: Translator) -> str:
+    """A seat's name as shown: a computer seat's stored "Computer 2" in the language of ``tr``."""
+    match = _COMPUTER.fullmatch(name) if ai else None
+    return tr("seat.computer", n=int(match[1])) if match else name
+
+
+_COMPUTER = re.compile(r"Computer (\d+)")
+
+
 def translator(locale: object | None) -> Translator:
-    """``locale`` is a discord.Locale, a code like 'en-US', or None (English)."""
-    code = str(getattr(locale, "value", locale) or "en")
-    table = CATALOGUES.get(code) or CATALOGUES.get(code.split("-")[0]) or CATALOGUES["en"]
+    """``tr(key, **params)`` in the language of ``locale`` (a discord.Locale, a code like 'de' or
+    'es-ES', or None for English)."""
+    lang = language(locale)
+    table = catalogue(lang)
+    english = en.MESSAGES
 
     def tr(key: str, **params: object) -> str:
-        template = table.get(key) or CATALOGUES["en"].get(key)
-        if template is None:
+        source = english.get(key)
+        template = table.get(key)
+        if template is not None and lang != "en":
+            try:
+                return _fill(lang, template, params)
+            except (KeyError, IndexError, ValueError, AttributeError):
+                pass  # a broken translation: say it in English
+        if source is None:
             raise KeyError(f"missing message key {key!r}")
-        return template.format(**params) if params else template
+        return _fill("en", source, params)
 
     return tr

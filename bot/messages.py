@@ -14,7 +14,7 @@ import discord
 from bot.components import ActionButton, ActionSelect
 from bot.games import UIS
 from bot.games.base import Ctx
-from bot.i18n import Translator, translator
+from bot.i18n import Translator, seat_name, translator
 from engine import timers
 from engine.core import Event
 from engine.fair import seed_hash
@@ -101,7 +101,7 @@ def rematch_lobby(m: MatchRow, tr: Translator) -> Board:
     """A rematch offer: the finished game's seats, who has accepted, and Accept / Decline."""
     pending = set(m.meta.get("pending", []))
     seats = "\n".join(
-        f"{i + 1}. {discord.utils.escape_markdown(s.name)} "
+        f"{i + 1}. {discord.utils.escape_markdown(seat_name(s.name, s.ai, tr))} "
         + ("⏳" if s.user_id in pending and not s.ai else "✅")
         for i, s in enumerate(m.seats)
     )
@@ -126,7 +126,7 @@ def lobby(m: MatchRow, tr: Translator) -> Board:
     rules = rules_for(m.game)
     ui = UIS[m.game]
     seats = "\n".join(
-        f"{i + 1}. {discord.utils.escape_markdown(s.name)}"
+        f"{i + 1}. {discord.utils.escape_markdown(seat_name(s.name, s.ai, tr))}"
         + (f" ({tr('lobby.computer')}: {tr(f'level.{s.level}')})" if s.ai else "")
         + (f" · {tr('lobby.host')}" if s.user_id == m.host_id else "")
         for i, s in enumerate(m.seats)
@@ -213,10 +213,11 @@ def _fitting(
     return kept
 
 
-def game(m: MatchRow, state: Any, display: str = "") -> Board:
+def game(m: MatchRow, state: Any, display: str = "", tr: Translator | None = None) -> Board:
     """The public message of a started match: title, the story since the last human move, status,
-    controls, and the board image drawn from the public view (an ended game is drawn as ended)."""
-    tr = tr_for(m)
+    controls, and the board image drawn from the public view (an ended game is drawn as ended); in
+    the match's language unless ``tr`` says otherwise (a spectator's private copy)."""
+    tr = tr or tr_for(m)
     ui = UIS[m.game]
     ctx = Ctx(m, state, tr, display=display)
     events = [Event.load(e) for e in m.meta.get("events", [])]
@@ -317,7 +318,8 @@ def help_text(m: MatchRow, state: Any, seat: int | None, tr: Translator) -> str:
     return tr("help.you", body=body)
 
 
-def watched(m: MatchRow, state: Any) -> Board:
-    """A spectator's private copy of the public board: its text and image, no controls."""
-    board = game(m, state)
+def watched(m: MatchRow, state: Any, tr: Translator | None = None) -> Board:
+    """A spectator's private copy of the public board (in the spectator's language): its text and
+    image, no controls."""
+    board = game(m, state, tr=tr)
     return Board(board.content, None, board.draw, board.filename, board.alt)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot import errors
-from bot.components import DISPLAY_KINDS, OURS, PRIVATE_KINDS, SELECT_KINDS, Click
+from bot.components import DISPLAY_KINDS, OURS, PRIVATE_KINDS, REPLAY_KIND, SELECT_KINDS, Click
 from bot.games import UIS
 from bot.names import clean_name
 from engine.errors import BadActionCode, EngineError, MatchOver, NotInMatch, NotYourTurn, StaleAction
@@ -53,6 +53,7 @@ class Router:
         self.bot = bot
 
     async def on_component(self, interaction: discord.Interaction, click: Click) -> None:
+        self.bot.delivery.note_locale(interaction)  # the clicker's DMs follow their language
         try:
             await self._route(interaction, click)
         except EngineError as err:
@@ -67,6 +68,10 @@ class Router:
             await errors.reply(interaction, "error.generic")
 
     async def _route(self, interaction: discord.Interaction, click: Click) -> None:
+        if click.kind == REPLAY_KIND:  # a step of /replay: anyone of the match's server, nothing written
+            if await self.bot.within_limits(interaction, channel=False, display=True):
+                await self.bot.delivery.show_replay(interaction, click.match_id, click.version, edit=True)
+            return
         user = interaction.user
         m, state = await self.bot.matches.get(click.match_id)
         seat = self.bot.matches.seat_of(m, user.id)
@@ -146,6 +151,7 @@ class Router:
         """Every component interaction gets an answer, including the ones discord.py's DynamicItem
         dispatch drops silently: an id none of ours matches (forged, another bot version), and a late
         click on a control the message no longer has (a double click, a client behind an edit)."""
+        self.bot.delivery.note_locale(interaction)  # any command or click: the user's DMs follow it
         if interaction.type is not discord.InteractionType.component:
             return
         custom_id = str((interaction.data or {}).get("custom_id", ""))

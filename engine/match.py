@@ -101,7 +101,10 @@ class Matches:
         self.on_broken: Callable[[int, int | None], Awaitable[None]] | None = None
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[MatchRow, Any]] = {}
-        self._timers: dict[int, asyncio.Task[None]] = {}
+        # per live match: a loop timer handle waiting for its deadline (cheap: no task, no frame until
+        # it is due), then the task that fires it
+        self._timers: dict[int, asyncio.TimerHandle | asyncio.Task[None]] = {}
+        self._entries: list[LiveEntry] | None = None  # what recover() read, for check_live
         self._closing = False
         self._histories: collections.OrderedDict[int, list[replay.Step]] = collections.OrderedDict()
 
@@ -127,11 +130,17 @@ class Matches:
                 raise MatchNotFound()
             return m, rules_for(m.game).load(m.state) if m.state is not None else None
         except (ValueError, TypeError, KeyError) as err:
-            log.error("match %s cannot be decoded (%r): set aside", match_id, err)
-            channel = await self.store.set_aside(match_id, repr(err), self.now())
-            if self.on_broken is not None:
-                await self.on_broken(match_id, channel)
+            await self._set_aside(match_id, err)
             raise MatchNotFound() from None
+
+    async def _set_aside(self, match_id: int, err: Exception) -> None:
+        log.error("match %s cannot be decoded (%r): set aside", match_id, err)
+        channel = await self.store.set_aside(match_id, repr(err), self.now())
+        old = self._timers.pop(match_id, None)
+        if old is not None and old is not asyncio.current_task():
+            old.cancel()
+        if self.on_broken is not None:
+            await self.on_broken(match_id, channel)
 
     async def _read(self, coro: Awaitable[Any]) -> Any:
         try:
@@ -377,8 +386,9 @@ class Matches:
             update = await self._offer_rematch(old, user_id, name)
             # once only: a second Rematch on this game (the offer declined, expired or played) is refused
             old.meta = {**old.meta, "rematch": update.match.id}
+            old.version += 1  # a conditional write: of two processes racing to offer it, one wins
             try:
-                await self.store.commit(old, [], self.now(), old.version)
+                await self.store.commit(old, [], self.now(), old.version - 1)
             except BaseException:
                 with contextlib.suppress(Exception):  # an offer that cannot be recorded must not stay
                     await self.discard_lobby(update.match.id)
@@ -669,15 +679,24 @@ class Matches:
         return await self._commit_moves(m, state, new, events, logged, read, acted=acted, human=False)
 
     def _arm(self, m: MatchRow | LiveEntry) -> None:
-        """(Re)start the match's timer task, if it has a deadline and its guild is this process's."""
-        task = self._timers.pop(m.id, None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
+        """(Re)start the match's timer, if it has a deadline and its guild is this process's."""
+        old = self._timers.pop(m.id, None)
+        if old is not None and old is not asyncio.current_task():
+            old.cancel()
         if m.deadline is not None and m.status in LIVE and not self._closing and self.owns(m.guild_id):
-            self._timers[m.id] = asyncio.get_running_loop().create_task(self._timer(m.id, m.deadline))
+            loop = asyncio.get_running_loop()
+            delay = max(0.0, m.deadline - self.now())
+            self._timers[m.id] = loop.call_later(delay, self._due, m.id)
 
-    async def _timer(self, match_id: int, deadline: float) -> None:
-        await asyncio.sleep(max(0.0, deadline - self.now()))
+    def armed(self, match_id: int) -> bool:
+        """Whether this process runs the match's timers right now."""
+        return match_id in self._timers
+
+    def _due(self, match_id: int) -> None:
+        if not self._closing:
+            self._timers[match_id] = asyncio.get_running_loop().create_task(self._timer(match_id))
+
+    async def _timer(self, match_id: int) -> None:
         for attempt in range(10**9):
             try:
                 update = await self.tick(match_id)
@@ -703,33 +722,49 @@ class Matches:
         self.on_broken = on_broken
         await self.store.listen(self._heard)
         entries = [e for e in await self._read(self.store.live_entries()) if self.owns(e.guild_id)]
+        self._entries = entries
         for entry in entries:
             self._cache.pop(entry.id, None)
             self._arm(entry)
         return len(entries)
 
-    async def check_live(self) -> int:
-        """Decode every live match of this process once (after start-up, yielding between matches),
-        setting aside those that cannot be decoded and planning timers for rows written before
-        timers existed. Nothing is cached. Returns the number of readable live matches."""
+    async def check_live(self, batch: int = 25) -> int:
+        """Decode every live match of this process once (after start-up, in batches, yielding
+        between them), setting aside those that cannot be decoded and planning timers for rows
+        written before timers existed. Nothing is cached. Returns the number of readable ones."""
+        entries = self._entries if self._entries is not None else await self._read(self.store.live_entries())
+        self._entries = None
+        ids = [e.id for e in entries if self.owns(e.guild_id)]
         good = 0
-        for entry in await self._read(self.store.live_entries()):
+        for start in range(0, len(ids), batch):
             if self._closing:
                 break
-            if not self.owns(entry.guild_id) or entry.id in self._cache:
-                good += entry.id in self._cache
-                continue
+            chunk = ids[start : start + batch]
             try:
-                m, _ = await self._load(entry.id)
-                if m.status == "active" and not m.timers:  # written before timers existed: plan them
-                    async with self._writing(m.id) as (w, state):
-                        await self._commit(w, state, [], w.version)
-            except MatchNotFound:
+                rows = await self._read(self.store.get_many(chunk))
+            except ValueError:  # bad bytes in a row spoil the whole read: one by one then
+                rows = {}
+                for mid in chunk:
+                    with contextlib.suppress(MatchNotFound):
+                        rows[mid] = (await self._load(mid))[0]
+            except (EngineError, StoreBusy) as err:  # each is checked again at its first use
+                log.warning("live matches not checked at start-up (%r)", err)
                 continue
-            except (EngineError, StoreBusy, WriteConflict) as err:  # checked again at its first use
-                log.warning("match %s: not checked at start-up (%r)", entry.id, err)
-            good += 1
-            await asyncio.sleep(0)
+            for mid, m in rows.items():
+                try:
+                    if m is None:  # the row itself cannot be read
+                        raise ValueError("the stored row cannot be decoded")
+                    state = rules_for(m.game).load(m.state) if m.state is not None else None
+                except (ValueError, TypeError, KeyError) as err:
+                    await self._set_aside(mid, err)
+                    continue
+                good += 1
+                if m.status == "active" and not m.timers:  # written before timers existed: plan them
+                    with contextlib.suppress(EngineError, StoreBusy, WriteConflict):
+                        async with self._writing(mid) as (w, current):
+                            await self._commit(w, current, [], w.version)
+                del state
+                await asyncio.sleep(0)  # one decode at a time between other work: no stall
         return good
 
     async def _heard(self, match_id: int, version: int, guild_id: int | None) -> None:
@@ -742,23 +777,31 @@ class Matches:
                     if self.owns(entry.guild_id):
                         self._arm(entry)
                 return
+            lock = self.lock(match_id)
+            if lock.locked():  # a commit of ours may be on its way (this may be its own notice)
+                async with lock:
+                    pass
             cached = self._cache.get(match_id)
-            if cached is not None and cached[0].version >= version:
+            if self._closing or (cached is not None and cached[0].version >= version):
                 return  # our own commit, or one we already read
             self._cache.pop(match_id, None)
-            if self.owns(guild_id) and not self._closing:
+            if self.owns(guild_id):
                 m, _ = await self.get(match_id)
                 self._arm(m)
         except (EngineError, StoreBusy) as err:  # its own timer still fires and re-reads the row
             log.warning("match %s: could not follow another process's commit (%r)", match_id, err)
+        except Exception:
+            if not self._closing:  # (closing: the pool is going away under it)
+                raise
 
     async def close(self) -> None:
         self._closing = True
-        for task in self._timers.values():
-            task.cancel()
-        for task in list(self._timers.values()):
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        for timer in self._timers.values():
+            timer.cancel()
+        for timer in list(self._timers.values()):
+            if isinstance(timer, asyncio.Task):
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await timer
         self._timers.clear()
 
     async def replay(self, match_id: int) -> Any:
@@ -789,12 +832,14 @@ class Matches:
         return steps
 
     async def mark_once(self, match_id: int, key: str) -> bool:
-        """Note ``key`` in a match's meta (with the time) unless it is there already; True if this call
-        noted it. For what must happen once per match even across restarts (its recap)."""
+        """Note ``key`` in a finished match's meta (with the time) unless it is there already; True if
+        this call noted it. For what must happen once per match even across restarts and processes (its
+        recap). A new version, but not a new public one: the match's buttons stay valid."""
         async with self._writing(match_id) as (m, state):
             if key in m.meta:
                 return False
             m.meta = {**m.meta, key: self.now()}
-            await self.store.commit(m, [], self.now(), m.version)
+            m.version += 1  # a conditional write: of two processes racing to note it, one wins
+            await self.store.commit(m, [], self.now(), m.version - 1)
             self._remember(m, state)
             return True

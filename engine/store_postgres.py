@@ -94,6 +94,7 @@ class PostgresStore(Store):
         self._listeners: list[Listener] = []
         self._channel = "ugah_matches"
         self._closing = False
+        self._tasks: set[asyncio.Task[None]] = set()  # listeners at work, cancelled on close
 
     @property
     def description(self) -> str:
@@ -154,6 +155,8 @@ class PostgresStore(Store):
 
     async def close(self) -> None:
         self._closing = True
+        for task in list(self._tasks):
+            task.cancel()
         if self._listen_conn is not None:
             with contextlib.suppress(Exception):
                 await self._listen_conn.close()
@@ -224,7 +227,9 @@ class PostgresStore(Store):
         for listener in self._listeners:
             result = listener(mid, version, guild)
             if asyncio.iscoroutine(result):
-                asyncio.get_running_loop().create_task(result)
+                task = asyncio.get_running_loop().create_task(result)
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
 
     async def _relisten(self) -> None:
         self._listen_conn = None

@@ -2,10 +2,9 @@
 
 SQLite: a copy that opens and holds what the live file held, taken while a bot holds the file.
 PostgreSQL: pg_dump's archive restored with the printed pg_restore command into a fresh database
-holds the same rows. That test needs a server: ``TEST_POSTGRES_URL`` (a role allowed to create
-databases, e.g. ``postgresql://postgres@127.0.0.1:55432/postgres``); without it the test is skipped,
-except under ``CI``, where a missing server is a failure. The tests that need no server (pg_dump
-missing, server unreachable, redaction) always run.
+holds the same rows. That test uses the session's PostgreSQL server (tests/conftest.py: a throwaway
+one, or ``TEST_POSTGRES_URL``); without PostgreSQL it is skipped, except under ``CI``, where that is
+a failure. The tests that need no server (pg_dump missing, server unreachable, redaction) always run.
 """
 
 from __future__ import annotations
@@ -165,17 +164,7 @@ def test_a_database_url_that_is_not_postgres_is_refused(tmp_path):
     assert "hunter2" not in result.stderr and "must start with postgresql://" in result.stderr
 
 
-# ---- PostgreSQL with a server (TEST_POSTGRES_URL) --------------------------------------------------
-
-
-@pytest.fixture
-def postgres_url():
-    url = os.environ.get("TEST_POSTGRES_URL", "").strip()
-    if not url:
-        if os.environ.get("CI"):
-            pytest.fail("TEST_POSTGRES_URL is not set under CI: the PostgreSQL backup test cannot run")
-        pytest.skip("TEST_POSTGRES_URL is not set (a PostgreSQL server for the backup test)")
-    return url
+# ---- PostgreSQL with a server (the session's: tests/conftest.py postgres_url) --------------------------
 
 
 def with_database(url, name):

@@ -15,7 +15,9 @@ from bot.delivery import NOT_SHOWN_KEYS, SHOWN, rendered
 from bot.games import UIS
 from bot.i18n import translator
 from bot.locales.en import MESSAGES as EN
+from bot.messages import Board
 from bot.names import clean_name
+from bot.replay import rules_pictures
 from engine.errors import EngineError, MatchNotFound
 from engine.fair import export, seed_hash
 
@@ -36,6 +38,7 @@ async def open_lobby(
     """Open a lobby in the interaction's channel and post it; with ``start`` the host's game begins at
     once (a one-player quick start such as ``/ubongo solo``): the first message is the game itself."""
     user = interaction.user
+    bot.delivery.note_locale(interaction)  # the host's DMs speak their language (the board the server's)
     if interaction.channel_id is None or interaction.guild_id is None:
         await bot.reply_error(interaction, "error.guild_only")
         return
@@ -167,10 +170,17 @@ class Common(commands.GroupCog, group_name="game", group_description=desc("cmd.g
             game = m.game if m is not None else None
         if game is None:
             text = tr("rules.index", games="\n".join(f"• `/{g} start`: {tr(f'cmd.{g}')}" for g in UIS))
-        else:
-            text = tr(f"rules.{game}")
-        await interaction.response.send_message(text, ephemeral=True)
+            await interaction.response.send_message(text, ephemeral=True)
+            return
+        # the rules with pictures that teach (the start board, a player's own picture), drawn live
+        # in the render pool like every other image
+        boards = [await rendered(Board("", None, *picture)) for picture in rules_pictures(game, tr)]
+        files = [file for board in boards for file in board.files()]
+        await interaction.response.send_message(tr(f"rules.{game}"), files=files, ephemeral=True)
 
 
 async def setup(bot: GameBot) -> None:
+    from bot.cogs.replay import Replay  # /replay (here: the extension list belongs to bot.client)
+
     await bot.add_cog(Common(bot))
+    await bot.add_cog(Replay(bot))

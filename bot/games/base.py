@@ -15,7 +15,7 @@ from typing import Any, Protocol
 import discord
 
 from bot.components import ActionButton, ActionSelect
-from bot.i18n import Translator
+from bot.i18n import Translator, seat_name
 from engine.core import Event
 from engine.match import PRIVATE, PUBLIC
 from engine.registry import rules_for
@@ -41,7 +41,7 @@ class Ctx:
     @property
     def names(self) -> list[str]:
         """Seat names as typed (for images and alt text)."""
-        return [s.name for s in self.m.seats]
+        return [seat_name(s.name, s.ai, self.tr) for s in self.m.seats]
 
     @property
     def shown_names(self) -> list[str]:
@@ -118,7 +118,9 @@ class GameUI(Protocol):
     # Optional, read with getattr: ``quick_starts`` (QuickStart commands of the game's group) and
     # ``async annotate(store, m, state) -> dict`` (called as a game starts and finishes; its result
     # joins the match's meta, e.g. personal records) and ``help_text(ctx) -> str`` (what the ? button
-    # tells ctx.seat, the player to move; without it, the labels of their legal actions' controls).
+    # tells ctx.seat, the player to move; without it, the labels of their legal actions' controls) and
+    # ``recap_moments(candidates, views) -> list[int]`` (refines which steps the animated recap of a
+    # finished game shows; bot.replay.moments keeps the first and last and caps them).
 
     def option_text(self, options: dict[str, Any], tr: Translator) -> str: ...
 

@@ -65,7 +65,7 @@ def _is_ai(ctx: Ctx, seat: int) -> bool:
 
 
 def image_labels(game: str, english: Mapping[str, str], tr: Translator | None) -> dict[str, str]:
-    """Every word drawn on a game's images, from the catalogue (``<game>.img.<label>``; fields stay
-    unfilled for the renderer), in the language of ``tr`` (English without one)."""
+    """Every word drawn on a game's images, from the catalogue (``render.<game>.<label>``; fields
+    stay unfilled for the renderer), in the language of ``tr`` (English without one)."""
     tr = tr or translator(None)
-    return {key: tr(f"{game}.img.{key}") for key in english}
+    return {key: tr(f"render.{game}.{key}") for key in english}

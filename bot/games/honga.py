@@ -54,8 +54,7 @@ def _pay_words(tr: Translator, p: Pay) -> str:
     parts = []
     for key, n in (("f", p.f), ("b", p.b), ("m", p.m), ("w", p.w)):
         if n:
-            plural = f"honga.pay.{key}s" if n > 1 and key in "bm" else f"honga.pay.{key}"
-            parts.append(tr(plural, n=n))
+            parts.append(tr(f"honga.pay.{key}", n=n))
     if p.g:
         parts.append(tr("honga.pay.g"))
     if p.x:
@@ -65,10 +64,8 @@ def _pay_words(tr: Translator, p: Pay) -> str:
 
 
 def _cost(tr: Translator, food: str, mammoths: int) -> str:
-    """A trade card's cost: 'fish fish berry + 1 mammoth(s)'."""
-    words = ", ".join(
-        tr("honga.cost.food", n=food.count(c), item=tr(FOOD_KEY[c])) for c in "fbm" if c in food
-    )
+    """A trade card's cost: '2 fish, 1 berry + 1 mammoth'."""
+    words = ", ".join(tr(f"honga.pay.{c}", n=food.count(c)) for c in "fbm" if c in food)
     more = tr("honga.cost.mammoths", n=mammoths) if mammoths else ""
     return tr("honga.cost", food=words, plus=" + " if words and more else "", mammoths=more)
 
@@ -252,7 +249,7 @@ def _gathered(d: dict[str, Any], name: str, names: list[str], tr: Translator) ->
     item = tr(f"honga.res.{d['item']}")
     if not d["gained"]:  # R14: the track was full
         return tr("honga.ev.gathered_capped", name=name, item=item)
-    return tr("honga.ev.gathered", name=name, n=d["gained"], item=item)
+    return tr("honga.ev.gathered", name=name, amount=tr(f"honga.pay.{d['item']}", n=d["gained"]))
 
 
 def _card_played(d: dict[str, Any], name: str, names: list[str], tr: Translator) -> str:
@@ -503,7 +500,7 @@ class HongaUI:
         if view["over"] and view.get("winners") is not None:
             parts.append(tr("honga.alt.over", winners=" & ".join(names[w] for w in view["winners"])))
         elif not view.get("ended") and f"step_{view['phase']}" in EN_LABELS:
-            parts.append(tr(f"honga.img.step_{view['phase']}", name=names[view["current"]]) + ".")
+            parts.append(tr(f"render.honga.step_{view['phase']}", name=names[view["current"]]) + ".")
             if left := _hands(tr, view["turn_state"]["left"]):
                 parts.append(tr("honga.alt.left", hands=left))
         for space, info in view["spaces"].items():

@@ -45,7 +45,7 @@ SOLO_STARTS = {
 
 
 def _order(tr: Translator, order: int) -> str:
-    return tr(f"ubongo.img.order_{order}") if 1 <= order <= 4 else str(order)
+    return tr(f"render.ubongo.order_{order}") if 1 <= order <= 4 else str(order)
 
 
 def _spot(code: str) -> tuple[str, int, int, int]:
@@ -283,7 +283,7 @@ class UbongoUI:
                 over = tr("ubongo.status.solo_over", done=solo["done"], skipped=solo["skipped"])
                 return " ".join([over, *record_lines(ctx)])
             mode = tr(
-                f"ubongo.img.{'time_attack' if view['mode'] == 'time' else 'speed_run'}", size=solo["size"]
+                f"render.ubongo.{'time_attack' if view['mode'] == 'time' else 'speed_run'}", size=solo["size"]
             )
             return tr("ubongo.status.solo", mode=mode, done=solo["done"], skipped=solo["skipped"])
         if view["over"]:
@@ -298,9 +298,9 @@ class UbongoUI:
     def alt_text(self, view: dict[str, Any], ctx: Ctx) -> str:
         tr, names = ctx.tr, ctx.names
         if view["mode"] == "race":
-            head = tr("ubongo.img.round", n=view["round"], total=view["rounds"])
+            head = tr("render.ubongo.round", n=view["round"], total=view["rounds"])
         else:
-            head = tr("ubongo.img.task_number", n=view["round"])
+            head = tr("render.ubongo.task_number", n=view["round"])
         parts = [tr("ubongo.alt.head", round=head)]
         solved = view["solved"]
         if view["over"]:

@@ -179,7 +179,7 @@ class UgahUI:
             steps = d["steps"]
             key = "ugah.ev.moved_forfeit" if d.get("forfeited") else "ugah.ev.moved"
             hunter = tr("ugah.sym." + d["hunter"])
-            return tr(key, hunter=hunter, steps=tr("ugah.steps", n=steps) if steps != 1 else tr("ugah.step"),
+            return tr(key, hunter=hunter, steps=tr("ugah.steps", n=steps),
                       forfeited=d.get("forfeited", 0))  # fmt: skip
         if e.kind == "chip_taken":
             return tr("ugah.ev.taken", name=name, chip=_chip(tr, d.get("value")))

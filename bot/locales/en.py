@@ -1,9 +1,13 @@
 """English messages (complete). Keys are stable; templates use str.format fields. Shared strings
 here, each game's in ``en_<game>.py``."""
 
-from bot.locales import en_honga, en_ubongo, en_ugah, en_uonga
+from bot.locales import en_commands, en_honga, en_table, en_ubongo, en_ugah, en_uonga
+from render.honga import EN_LABELS as HONGA_LABELS
+from render.ubongo import EN_LABELS as UBONGO_LABELS
+from render.ugah import EN_LABELS as UGAH_LABELS
+from render.uonga import EN_LABELS as UONGA_LABELS
 
-MESSAGES: dict[str, str] = {
+MESSAGES: dict[str, str | tuple[str, str]] = {
     # errors (engine error keys and bot-side problems)
     "error.generic": "Something went wrong with that action; nothing was changed.",
     "error.bad_action": "That control isn't recognised (it may come from an old or altered message). Nothing was changed.",
@@ -43,6 +47,7 @@ MESSAGES: dict[str, str] = {
     "lobby.text": "**{title}** · {options}\nPlayers ({n}/{max}, at least {min}):\n{seats}\n"
     "Click **Join** to take a seat. The host starts the game.",
     "lobby.computer": "computer",
+    "seat.computer": "Computer {n}",  # a computer seat's name (stored as "Computer <n>", shown translated)
     "lobby.host": "host",
     "lobby.join": "Join",
     "lobby.leave": "Leave",
@@ -102,8 +107,11 @@ MESSAGES: dict[str, str] = {
     "help.you": "**Your move.** {body}",
     "help.choices": "You can choose ({n} possible):\n{choices}",
     "help.more": "… and {n} more",
-    "help.count": "{status} You have {n} possible moves: the buttons on the board (or in your panel) "
-    "walk you through them.",
+    "help.count": (
+        "{status} You have {n} possible move: the buttons on the board (or in your panel) walk you through it.",
+        "{status} You have {n} possible moves: the buttons on the board (or in your panel) "
+        "walk you through them.",
+    ),
     "help.waiting": "Waiting for {names} to move. {status}",
     "fair.hash": "🔒 dice seed hash `{short}`",
     "fair.reveal": "🔓 seed `{seed}` (hash `{short}`)",
@@ -121,6 +129,18 @@ MESSAGES.update(en_ugah.MESSAGES)
 MESSAGES.update(en_uonga.MESSAGES)
 MESSAGES.update(en_ubongo.MESSAGES)
 MESSAGES.update(en_honga.MESSAGES)
+MESSAGES.update(en_commands.MESSAGES)
+MESSAGES.update(en_table.MESSAGES)  # recap, /replay, the rules picture, rematch once
+
+# every word drawn on the images: the renderers' labels, as render.<game>.<label> (fields unfilled)
+RENDER_LABELS: dict[str, dict[str, str]] = {
+    "ugah": UGAH_LABELS,
+    "uonga": UONGA_LABELS,
+    "ubongo": UBONGO_LABELS,
+    "honga": HONGA_LABELS,
+}
+for _game, _labels in RENDER_LABELS.items():
+    MESSAGES.update({f"render.{_game}.{key}": text for key, text in _labels.items()})
 
 # stats and ratings (/stats, /leaderboard)
 MESSAGES.update(

@@ -1,8 +1,6 @@
 """English strings of Honga (keys name the game)."""
 
-from render.honga import EN_LABELS
-
-MESSAGES: dict[str, str] = {
+MESSAGES: dict[str, str | tuple[str, str]] = {
     # commands, lobby, options
     "cmd.honga": "Honga: feed the sabre-tooth, lure mammoths, trade and climb, for 2-5 cavemen",
     "cmd.honga.start": "Open a Honga lobby in this channel",
@@ -72,19 +70,16 @@ MESSAGES: dict[str, str] = {
     "honga.cardname.coc": "Climb 2 or chase",
     "honga.cardname.buyvp": "Buy points",
     # payments
-    "honga.pay.f": "{n} fish",
-    "honga.pay.b": "{n} berry",
-    "honga.pay.bs": "{n} berries",
-    "honga.pay.m": "{n} mushroom",
-    "honga.pay.ms": "{n} mushrooms",
-    "honga.pay.w": "{n} water",
+    "honga.pay.f": ("{n} fish", "{n} fish"),
+    "honga.pay.b": ("{n} berry", "{n} berries"),
+    "honga.pay.m": ("{n} mushroom", "{n} mushrooms"),
+    "honga.pay.w": ("{n} water", "{n} water"),
     "honga.pay.g": "the barter card",
-    "honga.pay.x": "{n} mammoth(s) from your board",
+    "honga.pay.x": ("{n} mammoth from your board", "{n} mammoths from your board"),
     "honga.pay.herd": "herd mammoth #{pos}",
     "honga.pay.nothing": "nothing",
     "honga.cost": "{food}{plus}{mammoths}",
-    "honga.cost.food": "{n} {item}",
-    "honga.cost.mammoths": "{n} mammoth(s)",
+    "honga.cost.mammoths": ("{n} mammoth", "{n} mammoths"),
     # controls
     "honga.ctl.place": "Place your disk: choose space and turn",
     "honga.ctl.preview": "Preview a placement on the board (nothing is placed)",
@@ -106,7 +101,7 @@ MESSAGES: dict[str, str] = {
     "honga.ctl.trade": "Trade: choose a card and how to pay",
     "honga.ctl.trade_option": "Card {slot} (+{vp} points): pay {pay}",
     "honga.ctl.other": "Decline a hand or exchange water",
-    "honga.ctl.skip": "Decline the {field} hand(s) (×{n})",
+    "honga.ctl.skip": ("Decline the {field} hand (×{n})", "Decline the {field} hands (×{n})"),
     "honga.ctl.convert": "Exchange 2 water for 1 {food}",
     "honga.ctl.cards": "Play a bonus card ({left} more this turn)",
     "honga.ctl.card_option": "{card}",
@@ -130,7 +125,7 @@ MESSAGES: dict[str, str] = {
     "honga.ev.honga_hungry": "🐯 HONGA found nothing to eat at {name}'s.",
     "honga.ev.honga_came": "🐯 HONGA was not fed and moved to {name}.",
     "honga.ev.honga_home": "🐯 {name} chased HONGA back to his field.",
-    "honga.ev.gathered": "{name} gathered {n} {item}.",
+    "honga.ev.gathered": "{name} gathered {amount}.",
     "honga.ev.gathered_capped": "{name} gathered {item}, but the track is full: nothing gained.",
     "honga.ev.converted": "{name} exchanged 2 water for 1 {item}.",
     "honga.ev.bonus_drawn": "{name} drew a bonus card (face down until their next turn).",
@@ -150,7 +145,10 @@ MESSAGES: dict[str, str] = {
     "honga.ev.disk_kept": "{name} kept one disk and put the other under its pile.",
     "honga.ev.declined": "{name} declined the {field} hand.",
     "honga.ev.final_round": "🔥 {name} reached {score} points: this is the final round!",
-    "honga.ev.cards_taken": "{name} took {n} pending bonus card(s) into hand.",
+    "honga.ev.cards_taken": (
+        "{name} took {n} pending bonus card into hand.",
+        "{name} took {n} pending bonus cards into hand.",
+    ),
     # the panel
     "honga.hand.disk": "**Your disk** ({colour}): {hands}",
     "honga.hand.quarter": "quarter {q}: {n}",
@@ -182,6 +180,3 @@ MESSAGES: dict[str, str] = {
     "honga.alt.nobody": "nobody",
     "honga.alt.empty": "empty",
 }
-
-# every word on the board image (render/honga's labels)
-MESSAGES.update({f"honga.img.{key}": text for key, text in EN_LABELS.items()})

@@ -55,7 +55,7 @@ EN_LABELS: dict[str, str] = {
     "prompt_move": "Move one of your pieces",
     "prompt_take": "Choose which Mastodon falls",
     "placement": "Placement turn {k} of {of}",
-    "moves_left": "{n} moves left before a draw",
+    "moves_left": "Moves left before a draw: {n}",
     "no_limit": "Movement phase",
     "points": "{points}/{target}",
     "target": "needs {target} points",

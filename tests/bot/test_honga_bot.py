@@ -227,7 +227,9 @@ def test_every_surface_fits_discord_limits_and_pages_long_selects():
 
 
 def test_the_catalogue_holds_every_image_label_and_every_name():
-    ours = {k.removeprefix("honga.img."): v for k, v in MESSAGES.items() if k.startswith("honga.img.")}
+    from bot.locales.en import MESSAGES as ALL
+
+    ours = {k.removeprefix("render.honga."): v for k, v in ALL.items() if k.startswith("render.honga.")}
     assert ours == EN_LABELS
     names = [f"honga.{key}.{k}" for k in BONUS_CARDS for key in ("card", "cardname")] + [
         f"honga.field.{f}" for f in FIELDS

@@ -8,9 +8,19 @@ import json
 import random
 import re
 
+import pytest
+
 from engine.fair import seed_hash
 from engine.games.ugah import RULES
-from tests.bot.helpers import board, button_id, custom_ids, open_and_start, play_one, setup_table
+from tests.bot.helpers import (
+    board,
+    button_id,
+    custom_ids,
+    open_and_start,
+    play_one,
+    public_messages,
+    setup_table,
+)
 from tools import verify_seed
 
 
@@ -176,3 +186,26 @@ async def test_a_solo_rematch_starts_at_once(simcord_env):
     assert new is not None and new.status == "active" and new.id != old.id
     assert new.options == old.options and new.seed != old.seed
     assert board(channel).id != final.id and "seed hash" in board(channel).content
+
+
+@pytest.mark.parametrize("ending", ["declined", "expired"])
+async def test_a_finished_game_is_offered_a_rematch_once(simcord_env, ending):
+    env = simcord_env
+    channel, (alice, bob, _), old = await finished_by_resignation(env)
+    final = board(channel)
+    await click(alice, final, button_id(final, "rematch", "l"))
+    offer = board(channel)
+    if ending == "declined":
+        await click(bob, offer, button_id(offer, "decline", "l"))
+    else:
+        await env.advance_time(10 * 60 + 1)
+    assert await env.bot.matches.live_in_channel(channel.id) is None
+    count = len(public_messages(channel))
+    for who in (alice, bob):
+        r = await click(who, final, button_id(final, "rematch", "l"))
+        assert r.ephemeral and "already had its rematch offer" in r.response.content, r.response.content
+        assert "/ugah start" in r.response.content
+    assert await env.bot.matches.live_in_channel(channel.id) is None, "no second offer"
+    assert len(public_messages(channel)) == count and board(channel).id == offer.id
+    m, _ = await env.bot.matches.get(old.id)
+    assert m.status == "finished" and m.meta["rematch"] > old.id

@@ -67,7 +67,9 @@ def bodies(env, path_part):
 
 
 def test_the_catalogue_holds_every_image_label_in_english():
-    ours = {k.removeprefix("ubongo.img."): v for k, v in MESSAGES.items() if k.startswith("ubongo.img.")}
+    ours = {
+        k.removeprefix("render.ubongo."): v for k, v in MESSAGES.items() if k.startswith("render.ubongo.")
+    }
     assert ours == EN_LABELS
 
 

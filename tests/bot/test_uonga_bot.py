@@ -286,9 +286,9 @@ async def test_a_draw_shows_a_clear_final_line(simcord_env):
 
 
 def test_image_words_come_from_the_catalogue():
-    from bot.locales.en_uonga import MESSAGES
+    from bot.locales.en import MESSAGES
 
-    shown = {k.removeprefix("uonga.img."): v for k, v in MESSAGES.items() if k.startswith("uonga.img.")}
+    shown = {k.removeprefix("render.uonga."): v for k, v in MESSAGES.items() if k.startswith("render.uonga.")}
     assert shown == EN_LABELS
 
 

@@ -63,7 +63,8 @@ async def test_mark_once(matches):
     assert await matches.mark_once(mid, "recap") is True
     assert await matches.mark_once(mid, "recap") is False
     m, _ = await matches.get(mid)
-    assert "recap" in m.meta and m.version == before.version, "no new version: its buttons stay valid"
+    assert "recap" in m.meta and m.version == before.version + 1, "a conditional write"
+    assert m.public_version == before.public_version, "its buttons stay valid"
     stored = await matches.store.get(mid)
     assert "recap" in stored.meta, "committed: a restart remembers it"
 
@@ -82,3 +83,14 @@ async def test_a_rematch_that_was_played_is_not_offered_again(matches):
         assert refused.value.key == "rematch.once" and refused.value.params == {"game": "ugah"}
     assert await matches.live_in_channel(10) is None, "no second offer"
     assert (await matches.get(mid))[0].meta["rematch"] == new.id
+
+
+async def test_a_servers_finished_games_newest_first(matches):
+    first = await finished(matches, channel=10, seed=1)
+    second = await finished(matches, channel=11, seed=2)
+    await matches.open_lobby("ugah", 1, 12, 100, "alice", {})  # a lobby: never started, not listed
+    other = await matches.open_lobby("ugah", 2, 13, 100, "alice", {})  # another server's
+    assert other.match.guild_id == 2
+    assert [m.id for m in await matches.store.finished_in_guild(1)] == [second, first]
+    assert [m.id for m in await matches.store.finished_in_guild(1, limit=1)] == [second]
+    assert await matches.store.finished_in_guild(3) == []

@@ -96,7 +96,7 @@ def _views() -> list[tuple[dict[str, Any], list[str]]]:
 
 
 def test_catalogue_holds_every_label_in_english() -> None:
-    assert {f"ugah.img.{k}": v for k, v in EN_LABELS.items()}.items() <= MESSAGES.items()
+    assert {f"render.ugah.{k}": v for k, v in EN_LABELS.items()}.items() <= MESSAGES.items()
 
 
 def test_bot_renders_with_catalogue_labels() -> None:

@@ -1,0 +1,51 @@
+"""/replay: step through a finished game of this server, move by move, in a message only you see. The
+states are rebuilt from the match's seed and action log (engine.replay), never stored as images."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import GameBot
+from bot.cogs.common import desc
+from bot.i18n import translator
+from engine.errors import EngineError
+from engine.store import MatchRow
+
+CHOICES = 25  # Discord shows at most 25 suggestions
+
+
+def choice_name(m: MatchRow, tr: object) -> str:
+    players = ", ".join(s.name for s in m.seats)
+    return tr("replay.choice", id=m.id, game=tr(f"game.{m.game}"), players=players)[:100]  # type: ignore[operator]
+
+
+class Replay(commands.Cog):
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="replay", description=desc("cmd.replay"))
+    @app_commands.describe(match=desc("opt.replay_match"))
+    async def replay(self, interaction: discord.Interaction, match: int) -> None:
+        """Opens at the start; ⏮ ◀ ▶ ⏭ step through (they keep working after a restart)."""
+        try:
+            await self.bot.delivery.show_replay(interaction, match, 0, edit=False)
+        except EngineError as err:  # not this server's, still live, never started
+            await self.bot.reply_engine_error(interaction, err)
+
+    @replay.autocomplete("match")
+    async def recent(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+        """This server's latest finished games, filtered by what was typed (a number or a word)."""
+        if interaction.guild_id is None:
+            return []
+        tr = translator(interaction.locale)
+        typed = current.strip().lstrip("#").lower()
+        out = []
+        for m in await self.bot.store.finished_in_guild(interaction.guild_id, limit=100):
+            name = choice_name(m, tr)
+            if not typed or typed in name.lower():
+                out.append(app_commands.Choice(name=name, value=m.id))
+            if len(out) == CHOICES:
+                break
+        return out

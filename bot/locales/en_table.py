@@ -1,0 +1,30 @@
+"""English strings of the table's extras: the animated recap posted when a game finishes, ``/replay``
+(step through a finished game), the picture of ``/game rules`` and the rematch-once rule. Keys are
+stable; merged into bot/locales/en.py."""
+
+MESSAGES: dict[str, str] = {
+    # the recap posted under the final board
+    "recap.text": "🎞 **{game}** #{id}: the moments that mattered. Step through every move with `/replay match:{id}`.",
+    "recap.alt": "An animated recap of {game} game #{id}, from the first board to the last",
+    # /replay
+    "cmd.replay.name": "replay",
+    "cmd.replay": "Step through a finished game move by move (only you see it)",
+    "opt.replay_match": "The game's number (its recap and /game fair show it)",
+    "replay.text": "🎞 **Replay of {game}** #{id} · step {step} of {total}",
+    "replay.start": "The board as the game began.",
+    "replay.end": "The final board.",
+    "replay.acted": "{name} made a move.",
+    "replay.clock": "The clock made a move.",
+    "replay.alt": "{game} game #{id} at step {step} of {total}",
+    "replay.choice": "#{id} · {game} · {players}",
+    "replay.live": "That game is still being played: its replay opens once it is over.",
+    "replay.not_found": "There is no finished game with that number on this server.",
+    "replay.not_started": "That game was closed before it began, so there is nothing to replay.",
+    "replay.bad_step": "That replay button isn't recognised. Nothing was changed: use `/replay` again.",
+    # /game rules: a picture that teaches
+    "rules.picture_caption": "How the board looks at the start of a game",
+    "rules.picture_alt": "The {game} board at the start of a game",
+    "rules.seat": "Player {n}",
+    # a finished game can be offered a rematch once
+    "rematch.once": "This game already had its rematch offer. Start a new game with `/{game} start`.",
+}
