@@ -107,8 +107,8 @@ def step_lines(m: MatchRow, steps: Sequence[Step], k: int, tr: Translator) -> li
 
 
 def step_board(m: MatchRow, steps: Sequence[Step], k: int, tr: Translator, image_tr: Translator) -> Board:
-    """The ephemeral /replay message at step ``k`` of ``len(steps) - 1``: the text in the viewer's
-    language (``tr``), the image in the match's (``image_tr``, as on the channel message), and
+    """The ephemeral /replay message at step ``k`` of ``len(steps) - 1``: the text in ``tr``'s
+    language, the image in ``image_tr``'s (a private reply: both the viewer's, see Delivery), and
     ⏮ ◀ ▶ ⏭. Each button carries the step it goes to (kind ``r``), so it works after a restart."""
     last = len(steps) - 1
     game = tr(f"game.{m.game}")
