@@ -27,6 +27,7 @@ __all__ = [
     "open_and_start",
     "pings",
     "play_one",
+    "play_to_end",
     "public_messages",
     "restart",
     "setup_table",
@@ -36,6 +37,18 @@ __all__ = [
 async def play_one(env: Any, channel: Any, players: list[Any], match_id: int, rng: random.Random) -> Any:
     """The player to move clicks one of the game buttons (or uses the multi-select). Returns the result."""
     return await (await next_click(env, channel, players, match_id, rng))()
+
+
+async def play_to_end(env: Any, channel: Any, players: list[Any], match_id: int, rng: random.Random) -> Any:
+    """Ugah played by clicks until it is over; returns the finished row."""
+    for _ in range(600):
+        m, _ = await env.bot.matches.get(match_id)
+        if m.status != "active":
+            break
+        await play_one(env, channel, players, match_id, rng)
+    m, _ = await env.bot.matches.get(match_id)
+    assert m.status == "finished"
+    return m
 
 
 def forge_first_button(env: Any, channel: Any, custom_id: str) -> None:

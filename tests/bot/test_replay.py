@@ -24,7 +24,7 @@ from tests.bot.helpers import (
     custom_ids,
     open_and_start,
     pings,
-    play_one,
+    play_to_end,
     restart,
     setup_table,
 )
@@ -39,14 +39,7 @@ async def finished_game(env, seed=5):
     guild, channel, players = setup_table(env, n=3)
     alice, bob, _carol = players
     mid = await open_and_start(env, channel, [alice, bob], variant="basic")
-    rng = random.Random(seed)
-    for _ in range(600):
-        m, _ = await env.bot.matches.get(mid)
-        if m.status != "active":
-            break
-        await play_one(env, channel, [alice, bob], mid, rng)
-    m, _ = await env.bot.matches.get(mid)
-    assert m.status == "finished"
+    await play_to_end(env, channel, [alice, bob], mid, random.Random(seed))
     return guild, channel, players, mid
 
 

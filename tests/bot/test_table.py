@@ -17,7 +17,7 @@ from tests.bot.helpers import (
     button_id,
     custom_ids,
     open_and_start,
-    play_one,
+    play_to_end,
     public_messages,
     setup_table,
 )
@@ -144,14 +144,8 @@ async def test_fair_seed_hash_matches_the_revealed_seed_and_replays(simcord_env,
     assert full.startswith(shown.group(1))
     m, _ = await env.bot.matches.get(mid)
     assert str(m.seed) not in board(channel).content + r.response.content, "no seed while it runs"
-    rng = random.Random(3)
-    for _ in range(600):
-        m, _ = await env.bot.matches.get(mid)
-        if m.status != "active":
-            break
-        await play_one(env, channel, [alice, bob], mid, rng)
+    await play_to_end(env, channel, [alice, bob], mid, random.Random(3))
     m, state = await env.bot.matches.get(mid)
-    assert m.status == "finished"
     revealed = re.search(r"seed `([0-9]+)`", board(channel).content)
     assert revealed and seed_hash(int(revealed.group(1))) == full
     r = await carol.slash(channel, "game fair", match=mid)
