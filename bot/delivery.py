@@ -96,9 +96,11 @@ class Delivery:
         self._locales[interaction.user.id] = str(interaction.locale)
 
     def private_tr(self, m: MatchRow, user_id: int | None) -> Translator:
-        """The language of a seat's DM: its player's last known locale, else the match's."""
+        """The language of a seat's DM: its player's last click here, else the language they had when
+        they took the seat (stored: it survives restarts and other processes), else the match's."""
         known = self._locales.get(user_id) if user_id is not None else None
-        return translator(known) if known else messages.tr_for(m)
+        seated = next((s.locale for s in m.seats if s.user_id == user_id and s.locale), None)
+        return translator(known or seated) if known or seated else messages.tr_for(m)
 
     def lock(self, match_id: int) -> asyncio.Lock:
         return self._locks.setdefault(match_id, asyncio.Lock())

@@ -101,6 +101,7 @@ class Router:
                 clean_name(user.display_name),
                 click.arg,
                 moderator=self.bot.is_moderator(interaction),
+                locale=str(interaction.locale),
             )
             await self.bot.delivery.respond(interaction, update.match.id, update)
             return

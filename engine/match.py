@@ -348,6 +348,7 @@ class Matches:
         meta: dict[str, Any] | None = None,
         seats: list[SeatInfo] | None = None,
         lobby_seconds: float = LOBBY_SECONDS,
+        host_locale: str | None = None,
     ) -> Update:
         rules = rules_for(game)  # unknown game -> KeyError, a programming error
         opts = options.resolve(rules.options, raw_options, {"turn_seconds": self.turn_seconds})
@@ -361,7 +362,7 @@ class Matches:
             status="lobby",
             version=1,
             seed=_new_seed() if seed is None else seed,
-            seats=seats or [SeatInfo(host_id, host_name)],
+            seats=seats or [SeatInfo(host_id, host_name, locale=host_locale)],
             options=opts,
             state=None,
             meta=dict(meta or {}),
@@ -409,7 +410,7 @@ class Matches:
         seats = [
             SeatInfo(None, s.name, ai=True, level=s.level if s.level in levels else levels[0])
             if s.ai
-            else SeatInfo(s.user_id, name if s.user_id == user_id else s.name)
+            else SeatInfo(s.user_id, name if s.user_id == user_id else s.name, locale=s.locale)
             for s in old.seats
         ]
         pending = [s.user_id for s in seats if not s.ai and s.user_id != user_id]
@@ -448,6 +449,7 @@ class Matches:
         op: str,
         *,
         moderator: bool = False,
+        locale: str | None = None,
     ) -> Update:
         async with self._writing(match_id) as (m, _):
             if m.status != "lobby":
@@ -483,7 +485,7 @@ class Matches:
                     raise LobbyError("lobby.already_seated")
                 if len(m.seats) >= rules.max_players:
                     raise LobbyError("lobby.full", max=rules.max_players)
-                m.seats.append(SeatInfo(user_id, name))
+                m.seats.append(SeatInfo(user_id, name, locale=locale))
             elif op == "leave":
                 if seat is None:
                     raise NotInMatch()

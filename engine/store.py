@@ -56,6 +56,7 @@ class SeatInfo:
     version: int = 0  # the match version at which what this seat can do last changed (private staleness)
     dm: int | None = None  # private surface: the DM channel id, 0 once DMs turned out closed
     dm_message: int | None = None
+    locale: str | None = None  # the player's Discord language when seated: their DMs speak it
 
     def dump(self) -> dict[str, Any]:
         return {k: v for k, v in vars(self).items() if v is not None or k == "user_id"}

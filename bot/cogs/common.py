@@ -52,6 +52,7 @@ async def open_lobby(
             name,
             options,
             meta={"locale": str(interaction.guild_locale or "en")},
+            host_locale=str(interaction.locale),
         )
     except EngineError as err:
         await bot.reply_engine_error(interaction, err)

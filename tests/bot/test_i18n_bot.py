@@ -243,3 +243,26 @@ async def test_a_spanish_server_with_a_german_host(simcord_env, user_locales):
     assert private.ephemeral and private.response.content == DE("error.no_hand")
     rules = await host.slash(channel, "game rules")
     assert rules.response.content == DE("rules.uonga"), "the running game's rules, in German"
+
+
+async def test_a_players_dm_language_survives_a_restart(simcord_env, user_locales, bot_factory):
+    """The language is stored with the seat: after a restart (or on another shard's process, which
+    never saw the player click) the DM still speaks it."""
+    from tests.bot.helpers import restart
+    from tests.kit_ubongo import dm_board
+
+    env = simcord_env
+    guild = env.create_guild(preferred_locale="de")
+    channel = guild.create_text_channel("spiele")
+    ana = guild.add_member(env.create_user("ana"))
+    jonas = guild.add_member(env.create_user("jonas"))
+    user_locales.update({ana.id: "de", jonas.id: "es-ES"})
+    await ana.slash(channel, "ubongo start", side="A")
+    await jonas.click(board(channel), custom_id=button_id(board(channel), "join", "l"))
+    m = await env.bot.matches.live_in_channel(channel.id)
+    assert [s.locale for s in m.seats] == ["de", "es-ES"]
+    await restart(env, bot_factory)
+    await ana.click(board(channel), custom_id=button_id(board(channel), "start", "l"))
+    german, spanish = dm_board(ana).content, dm_board(jonas).content
+    assert ES("ubongo.dm.round", n=1, total=8) in spanish, "jonas never clicked in the new process"
+    assert DE("ubongo.dm.round", n=1, total=8) in german
