@@ -128,10 +128,14 @@ class Matches:
             m = await self._read(self.store.get(match_id))
             if m is None:
                 raise MatchNotFound()
-            return m, rules_for(m.game).load(m.state) if m.state is not None else None
+            return m, self._decode(m)
         except (ValueError, TypeError, KeyError) as err:
             await self._set_aside(match_id, err)
             raise MatchNotFound() from None
+
+    @staticmethod
+    def _decode(m: MatchRow) -> Any:
+        return rules_for(m.game).load(m.state) if m.state is not None else None
 
     async def _set_aside(self, match_id: int, err: Exception) -> None:
         log.error("match %s cannot be decoded (%r): set aside", match_id, err)
@@ -756,7 +760,7 @@ class Matches:
                 try:
                     if m is None:  # the row itself cannot be read
                         raise ValueError("the stored row cannot be decoded")
-                    state = rules_for(m.game).load(m.state) if m.state is not None else None
+                    self._decode(m)  # only to know it can be: nothing is cached
                 except (ValueError, TypeError, KeyError) as err:
                     await self._set_aside(mid, err)
                     continue
@@ -765,7 +769,6 @@ class Matches:
                     with contextlib.suppress(EngineError, StoreBusy, WriteConflict):
                         async with self._writing(mid) as (w, current):
                             await self._commit(w, current, [], w.version)
-                del state
                 await asyncio.sleep(0)  # one decode at a time between other work: no stall
         return good
 

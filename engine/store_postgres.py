@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import itertools
 import logging
 import os
 import re
@@ -52,13 +54,11 @@ def redact(url: str) -> str:
     return urlunsplit(parts._replace(netloc=netloc))
 
 
-def _numbered(sql: str, cache: dict[str, str] = {}) -> str:  # noqa: B006 (a deliberate memo)
+@functools.lru_cache(maxsize=512)  # the queries are few and fixed (IN lists vary by length only)
+def _numbered(sql: str) -> str:
     """engine.store's ``?`` parameters as PostgreSQL's ``$1, $2, ...``."""
-    out = cache.get(sql)
-    if out is None:
-        counter = iter(range(1, 10_000))
-        out = cache[sql] = _PARAM.sub(lambda _: f"${next(counter)}", sql)
-    return out
+    counter = itertools.count(1)
+    return _PARAM.sub(lambda _: f"${next(counter)}", sql)
 
 
 def _rowcount(status: str) -> int:

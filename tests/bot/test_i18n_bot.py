@@ -169,18 +169,24 @@ async def test_the_synced_commands_carry_german_and_spanish_localizations(simcor
             assert 1 <= len(text) <= 100, (loc, text)
 
 
+async def ubongo_lobby_in_german(env, user_locales, ana_locale: str, jonas_locale: str):
+    """An Ubongo lobby in a German server: ana (host) and jonas seated, with their own languages."""
+    guild = env.create_guild(preferred_locale="de")
+    channel = guild.create_text_channel("spiele")
+    ana = guild.add_member(env.create_user("ana"))
+    jonas = guild.add_member(env.create_user("jonas"))
+    user_locales.update({ana.id: ana_locale, jonas.id: jonas_locale})
+    await ana.slash(channel, "ubongo start", side="A")
+    await jonas.click(board(channel), custom_id=button_id(board(channel), "join", "l"))
+    return channel, ana, jonas
+
+
 async def test_puzzles_by_dm_speak_each_players_language(simcord_env, user_locales):
     """Ubongo in a German server: the board is German, each player's DM in their own language."""
     from tests.kit_ubongo import dm_board
 
     env = simcord_env
-    guild = env.create_guild(preferred_locale="de")
-    channel = guild.create_text_channel("spiele")
-    ana = guild.add_member(env.create_user("ana"))
-    jonas = guild.add_member(env.create_user("jonas"))
-    user_locales.update({ana.id: "es-ES", jonas.id: "de"})
-    await ana.slash(channel, "ubongo start", side="A")
-    await jonas.click(board(channel), custom_id=button_id(board(channel), "join", "l"))
+    channel, ana, jonas = await ubongo_lobby_in_german(env, user_locales, "es-ES", "de")
     await ana.click(board(channel), custom_id=button_id(board(channel), "start", "l"))
     assert DE("ev.started") in board(channel).content and "Runde 1 von 8" in board(channel).content
     spanish, german = dm_board(ana).content, dm_board(jonas).content
@@ -252,13 +258,7 @@ async def test_a_players_dm_language_survives_a_restart(simcord_env, user_locale
     from tests.kit_ubongo import dm_board
 
     env = simcord_env
-    guild = env.create_guild(preferred_locale="de")
-    channel = guild.create_text_channel("spiele")
-    ana = guild.add_member(env.create_user("ana"))
-    jonas = guild.add_member(env.create_user("jonas"))
-    user_locales.update({ana.id: "de", jonas.id: "es-ES"})
-    await ana.slash(channel, "ubongo start", side="A")
-    await jonas.click(board(channel), custom_id=button_id(board(channel), "join", "l"))
+    channel, ana, jonas = await ubongo_lobby_in_german(env, user_locales, "de", "es-ES")
     m = await env.bot.matches.live_in_channel(channel.id)
     assert [s.locale for s in m.seats] == ["de", "es-ES"]
     await restart(env, bot_factory)
