@@ -1,8 +1,11 @@
 # The bot in a container: one image for every shard process (compose.yaml runs two of it).
 #
-#   docker build -t ugah-bot .
-#   docker run --env-file .env -v ugah-data:/app/data ugah-bot            # one process, SQLite in the volume
-#   docker run --env-file .env -e DATABASE_URL=postgresql://... ugah-bot    # a shard process on PostgreSQL
+#   docker build -t stoneage-bot .
+#   docker run --env-file .env -v stoneage-data:/app/data stoneage-bot          # one process, SQLite in the volume
+#   docker run --env-file .env -e DATABASE_URL=postgresql://... stoneage-bot    # a shard process on PostgreSQL
+#
+# A volume made before the rename (ugah-data) keeps working as it is: -v ugah-data:/app/data (the bot
+# renames its data/ugah.db to data/stoneage.db on the first start; the user's uid is unchanged).
 #
 # Settings come from the environment exactly as for ./run bot (README, "Settings"); the image holds
 # no .env and no token (.dockerignore keeps them out of the build context).
@@ -31,11 +34,11 @@ RUN pip install --no-deps -e . \
     && python -m compileall -q bot engine render
 
 # A user of its own, owning only data/ (the SQLite file and its lock when DATABASE_URL is unset);
-# the code stays root's and read-only to the bot.
-RUN useradd --system --uid 10001 --user-group --home-dir /app --no-create-home --shell /usr/sbin/nologin ugah \
+# the code stays root's and read-only to the bot. Its uid stays 10001 (the owner of existing volumes).
+RUN useradd --system --uid 10001 --user-group --home-dir /app --no-create-home --shell /usr/sbin/nologin stoneage \
     && mkdir -p /app/data \
-    && chown ugah:ugah /app/data
-USER ugah
+    && chown stoneage:stoneage /app/data
+USER stoneage
 
 # docker stop sends SIGINT: discord.py then closes the gateway connection and the database cleanly
 # (on SIGTERM Python would just exit; nothing is lost either way, every move is its own transaction).

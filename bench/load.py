@@ -54,6 +54,7 @@ from engine.compute import run_inline
 from engine.errors import StaleAction
 from engine.games.ugah import RULES
 from engine.match import Matches
+from engine.meta import MatchMeta
 from engine.store import LoggedAction, MatchRow, SeatInfo, Store
 from engine.store_sqlite import SqliteStore
 
@@ -252,8 +253,8 @@ async def live_clicks(
 # ---- start-up with 10,000 live matches ------------------------------------------------------------
 
 _INSERT = (
-    f"INSERT INTO matches (game, guild_id, channel_id, host_id, seed, created, {store_module._MUTABLE}, "
-    f"updated) VALUES (?,?,?,?,?,?,{store_module._MUTABLE_SLOTS})"
+    f"INSERT INTO matches (game, guild_id, host_id, seed, created, {store_module._MUTABLE}, "
+    f"updated) VALUES (?,?,?,?,?,{store_module._MUTABLE_SLOTS})"
 )  # Store.create's statement, for many rows in one transaction
 
 
@@ -277,7 +278,7 @@ async def _fill(new_store: NewStore, n_live: int, templates: int = 50) -> list[i
             host, guest = _users(channel)
             m.channel_id, m.host_id = channel, host
             if channel % 10 == 0:
-                m.status, m.version, m.state, m.meta = "lobby", 2, None, {}
+                m.status, m.version, m.state, m.meta = "lobby", 2, None, MatchMeta()
                 m.seats = [SeatInfo(host, "alice"), SeatInfo(guest, "bob")]
                 m.timers = {"lobby:": now + rng.uniform(60, 900)}
             else:
@@ -289,7 +290,6 @@ async def _fill(new_store: NewStore, n_live: int, templates: int = 50) -> list[i
                 (
                     m.game,
                     m.guild_id,
-                    m.channel_id,
                     m.host_id,
                     m.seed,
                     now,
@@ -444,7 +444,7 @@ async def scenarios(new_store: NewStore, scale: dict[str, Any], label: str = "")
 
 
 def sqlite_figures(scale: dict[str, Any]) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory(prefix="ugah-load-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="stoneage-load-") as tmp:
         return asyncio.run(
             scenarios(lambda name: SqliteStore(str(Path(tmp) / f"{name}.db")), scale, "SQLite:")
         )

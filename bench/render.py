@@ -8,7 +8,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from bench import Row, midgame_states, ms, names_for, pct
-from bot.delivery import off_loop
+from bot.render_pool import off_loop
 from engine.games.ugah import RULES
 from render.ugah import render_ugah
 

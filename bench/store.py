@@ -10,6 +10,7 @@ from pathlib import Path
 
 from bench import NAMES, Row, ms, pct
 from engine.games.ugah import RULES
+from engine.meta import MatchMeta
 from engine.store import LoggedAction, MatchRow, SeatInfo
 from engine.store_sqlite import SqliteStore as Store
 
@@ -33,7 +34,7 @@ async def _commits(path: str, count: int) -> list[float]:
             read = m.version
             m.version += 1
             m.state = RULES.dump(s)
-            m.meta = {"events": [e.dump() for e in events]}
+            m.meta = MatchMeta(events=events)
             m.status = "finished" if s.phase == "over" else "active"
             logged = [LoggedAction(m.version, seat, action, "player")]
             t0 = time.perf_counter()

@@ -25,6 +25,7 @@ import simcord
 
 from bench.discord_roundtrip import NOOP_IDS, NoopButton, _fast_idle, _FirstEdit, _let_noop_through, _timed
 from bench.sim import board, button_id, components, concurrent_dm_clicks, custom_ids, setup_table
+from bot import render_pool
 from bot.client import create_bot
 from bot.games import ubongo as ui_module
 from engine.games.ubongo import (
@@ -193,7 +194,7 @@ async def _ready_to_place(env: Any, player: Any, mid: int, seat: int) -> tuple[A
     return msg, button_id(msg, piece_spots(state, seat, fitting[0])[0], "p")
 
 
-async def _race(env: Any, bot: Any) -> tuple[list[Any], int]:
+async def _race(env: Any, bot: Any) -> tuple[list[Any], int, Any]:
     _, channel, players = setup_table(env, 4)
     await players[0].slash(channel, "ubongo start", side="A", round_limit=1800)
     for p in players[1:]:
@@ -202,7 +203,7 @@ async def _race(env: Any, bot: Any) -> tuple[list[Any], int]:
     for p in players:  # the no-op DM button each seat clicks for the baseline
         dm = bot.get_partial_messageable(p.user.dm_channel.id, type=discord.ChannelType.private)
         await dm.send("no-op", view=discord.ui.View(timeout=None).add_item(NoopButton("edit")))
-    return players, (await bot.matches.live_in_channel(channel.id)).id
+    return players, (await bot.matches.live_in_channel(channel.id)).id, channel
 
 
 async def _dm_clicks(single: int, batches: int) -> dict[str, list[float]]:
@@ -213,7 +214,17 @@ async def _dm_clicks(single: int, batches: int) -> dict[str, list[float]]:
         "batch": [],
         "in_batch": [],
         "noop_batch": [],
+        "drawn": [],
+        "duplicates": [],
+        "changed": [],
     }
+    drawn: list[bytes] = []
+    real_off_loop = render_pool.off_loop
+
+    async def counting_off_loop(fn: Callable[[], bytes]) -> bytes:
+        png = await real_off_loop(fn)
+        drawn.append(png)
+        return png
     fixed = render_task(RULES.view(_midround(1, 1, 1), 0), 0)  # the "no render" series sends this PNG
     with tempfile.TemporaryDirectory() as tmp, _fast_idle():
         bot = create_bot(str(Path(tmp) / "bench.db"), rate_limits=False)
@@ -221,7 +232,7 @@ async def _dm_clicks(single: int, batches: int) -> dict[str, list[float]]:
         _let_noop_through(bot)
         async with simcord.run(bot) as env:
             first, edits = _FirstEdit(env.backend), _EditTimes(env.backend)
-            players, mid = await _race(env, bot)
+            players, mid, channel = await _race(env, bot)
             for i in range(single):  # one click at a time: no-op, placement, placement with a fixed PNG
                 seat = i % 4
                 noop = players[seat].user.click(_noop(players[seat]), custom_id=NOOP_IDS["edit"])
@@ -238,16 +249,34 @@ async def _dm_clicks(single: int, batches: int) -> dict[str, list[float]]:
                 for seat, p in enumerate(players):
                     msg, place = await _ready_to_place(env, p, mid, seat)
                     clicks.append((p.user, msg, place))
+                shown = await _images(players, channel)
+                drawn.clear()
+                render_pool.off_loop = counting_off_loop
                 t0 = edits.start()
                 results = await concurrent_dm_clicks(env, clicks)
                 out["batch"].append(time.perf_counter() - t0)
                 out["in_batch"] += [edits.at.get(msg.id, time.perf_counter()) - t0 for _, msg, _ in clicks]
+                await bot.surfaces.settle(mid)
+                render_pool.off_loop = real_off_loop
+                after = await _images(players, channel)
+                out["drawn"].append(len(drawn))
+                out["duplicates"].append(sum(1 for png in drawn if png in shown.values()))
+                out["changed"].append(sum(1 for k, png in after.items() if shown.get(k) != png))
                 assert all(r.acknowledged and not r.ephemeral for r in results), "a click was refused"
                 t0 = time.perf_counter()
                 await concurrent_dm_clicks(env, [(p.user, _noop(p), NOOP_IDS["edit"]) for p in players])
                 out["noop_batch"].append(time.perf_counter() - t0)
             await bot.matches.close()
             await bot.store.close()
+    return out
+
+
+async def _images(players: list[Any], channel: Any) -> dict[str, bytes]:
+    """The image each surface shows now: every seat's DM workspace, and the board."""
+    out = {"board": await board(channel).attachments[0].read()}
+    for p in players:
+        msg = _workspace(p)
+        out[f"dm{p.id}"] = await msg.attachments[0].read() if msg.attachments else b""
     return out
 
 
@@ -268,6 +297,12 @@ def dm_rows(single: int = 80, batches: int = 30) -> list[tuple[str, str, str]]:
         ("  each click of a batch to its first edit p50 / p99", p50_p99(t["in_batch"]), "-"),
         ("4 seats clicking a no-op at once, batch p50 / p99", p50_p99(t["noop_batch"]), "-"),
         ("4-seat placement batch / no-op batch p50 ratio", f"{batch_ratio:.2f}x", "-"),
+        (
+            "images drawn per 4-placement batch (mean) / surfaces whose image changed",
+            f"{sum(t['drawn']) / len(t['drawn']):.2f} / {sum(t['changed']) / len(t['changed']):.2f}",
+            "equal",
+        ),
+        ("  images drawn identical to what a surface already showed", str(sum(t["duplicates"])), "0"),
     ]
 
 

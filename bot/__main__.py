@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import os
 import sys
@@ -13,7 +14,7 @@ import aiohttp
 import discord
 
 from bot.client import create_bot
-from bot.settings import SettingsError, load_settings
+from bot.settings import SettingsError, load_settings, resolve_database_path
 from engine.store import StoreError, open_store
 
 
@@ -66,13 +67,15 @@ def main() -> int:
     except SettingsError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    discord.utils.setup_logging(level=logging.INFO)
+    # this bot has no voice: discord.py's "PyNaCl/davey is not installed" warnings are noise
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+    if settings.database_url is None:  # an install from before the rename: data/ugah.db moves, once
+        settings = dataclasses.replace(settings, database_path=resolve_database_path(move=True))
     try:
         check_database(settings.database)
     except StoreError as err:
         return _database_error(err)
-    discord.utils.setup_logging(level=logging.INFO)
-    # this bot has no voice: discord.py's "PyNaCl/davey is not installed" warnings are noise
-    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
     bot = create_bot(
         settings.database,
         turn_seconds=settings.turn_seconds,

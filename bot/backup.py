@@ -26,6 +26,7 @@ from urllib.parse import unquote, urlsplit
 
 from dotenv import load_dotenv
 
+from bot.settings import resolve_database_path
 from engine.store import StoreError, open_store
 
 POSTGRES_SCHEMES = ("postgresql", "postgres")  # the two URI designators libpq accepts
@@ -211,7 +212,7 @@ def main(argv: list[str]) -> int:
             print("restore it (stop the bots first; pg_restore asks for the password, or set PGPASSWORD):")
             print(f"  {restore}")
         else:
-            source = os.environ.get("DATABASE_PATH", "").strip() or "data/ugah.db"
+            source = resolve_database_path(move=False)  # data/ugah.db of an older install too
             backup_sqlite(source, target)
             print(f"backed up {source} -> {target} (SQLite online backup)")
             print(

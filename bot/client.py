@@ -15,15 +15,15 @@ from discord.ext import commands
 
 from bot import errors
 from bot.components import ActionButton, ActionSelect, Click
-from bot.delivery import Delivery
 from bot.games import UIS
 from bot.i18n import translator
 from bot.ratelimit import RateLimiter
-from bot.router import Router
+from bot.router import Router, is_moderator
+from bot.surfaces import DiscordSend, Surfaces, replay_viewer
 from engine import compute
 from engine.errors import DatabaseBusy, EngineError
 from engine.match import Matches, Update
-from engine.store import MatchRow, StoreBusy, StoreError, open_store
+from engine.store import StoreBusy, StoreError, open_store
 
 log = logging.getLogger(__name__)
 
@@ -105,11 +105,10 @@ class GameBot(commands.AutoShardedBot):
             _now,
             turn_seconds=turn_seconds,
             on_timer_update=self._timer_update,
-            annotate=self._annotate,
             owns=self.owns,
         )
-        self.delivery = Delivery(self)
-        self.router = Router(self)
+        self.surfaces = Surfaces(self.matches, self.store, DiscordSend(self), _now)
+        self.router = Router(self.matches, self.surfaces, self.within_limits, self._replay_step)
         self.dev_guild_id = dev_guild_id
 
     async def setup_hook(self) -> None:
@@ -140,6 +139,7 @@ class GameBot(commands.AutoShardedBot):
     async def close(self) -> None:
         if self._checking is not None:
             self._checking.cancel()
+        await self.surfaces.close()
         await self.matches.close()
         await self.store.close()
         compute.shutdown()
@@ -180,12 +180,12 @@ class GameBot(commands.AutoShardedBot):
         elif UIS[m.game].private is None:
             await self.reply_error(interaction, "error.no_hand")
         else:
-            await self.delivery.open_panel(interaction, match_id, seat)
+            await self.surfaces.open_panel(interaction, m, state, seat)
 
-    @staticmethod
-    def is_moderator(interaction: discord.Interaction) -> bool:
-        perms = interaction.permissions
-        return bool(perms and perms.manage_messages)
+    is_moderator = staticmethod(is_moderator)
+
+    async def _replay_step(self, interaction: discord.Interaction, match_id: int, step: int) -> None:
+        await replay_viewer.show(self.matches, interaction, match_id, step, edit=True)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         await self.router.on_interaction(interaction)
@@ -216,13 +216,7 @@ class GameBot(commands.AutoShardedBot):
                 pass  # no access right now is not proof that it is gone
 
     async def _timer_update(self, update: Update) -> None:
-        await self.delivery.sync(update.match.id)
-
-    async def _annotate(self, m: MatchRow, state: Any) -> dict[str, Any]:
-        """A game starts or finishes: a UI that keeps personal records (``annotate``) reads or updates
-        them here; what it returns joins the match's meta, where its surfaces find it."""
-        annotate = getattr(UIS[m.game], "annotate", None)
-        return await annotate(self.store, m, state) if annotate is not None else {}
+        self.surfaces.changed(update.match.id)
 
     async def _broken(self, match_id: int, channel_id: int | None) -> None:
         """A stored match that cannot be decoded was set aside: say so in its channel."""

@@ -18,21 +18,40 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-if TYPE_CHECKING:
-    from bot.client import GameBot
+# The one decoding of a kind letter: which surface the control sits on, and what a click on it means.
+# Nothing else tests kind letters; ids in this format from any earlier version keep routing.
+PUBLIC_SURFACE, PRIVATE_SURFACE, REPLAY_SURFACE = "public", "private", "replay"
+LOBBY, ACT, CHOOSE, DISPLAY, DISPLAY_CHOICE, OPEN, STEP = (
+    "lobby", "act", "choose", "display", "display_choice", "open", "step"
+)  # fmt: skip
+KINDS: dict[str, tuple[str, str]] = {
+    "l": (PUBLIC_SURFACE, LOBBY),
+    "g": (PUBLIC_SURFACE, ACT),
+    "s": (PUBLIC_SURFACE, CHOOSE),
+    "v": (PUBLIC_SURFACE, DISPLAY),
+    "x": (PUBLIC_SURFACE, DISPLAY_CHOICE),
+    "h": (PUBLIC_SURFACE, OPEN),
+    "p": (PRIVATE_SURFACE, ACT),
+    "q": (PRIVATE_SURFACE, CHOOSE),
+    "w": (PRIVATE_SURFACE, DISPLAY),
+    "y": (PRIVATE_SURFACE, DISPLAY_CHOICE),
+    "r": (REPLAY_SURFACE, STEP),
+}
+_KIND_OF = {v: k for k, v in KINDS.items()}
+
+
+def kind_for(surface: str, intent: str) -> str:
+    return _KIND_OF[(surface, intent)]
+
 
 _ARG = r"[A-Za-z0-9._-]{0,80}"
 BUTTON_ID = rf"(?P<kind>[lghpvwr]):(?P<mid>[0-9]{{1,18}}):(?P<ver>[0-9]{{1,9}}):(?P<arg>{_ARG})"
 SELECT_ID = rf"(?P<kind>[sqxy]):(?P<mid>[0-9]{{1,18}}):(?P<ver>[0-9]{{1,9}}):(?P<arg>{_ARG})"
 OURS = re.compile(rf"[lghpvwrsqxy]:[0-9]{{1,18}}:[0-9]{{1,9}}:{_ARG}")
-PRIVATE_KINDS = frozenset("pqwy")
-DISPLAY_KINDS = frozenset("vwxy")
-REPLAY_KIND = "r"
-SELECT_KINDS = frozenset("sqxy")
 
 
 @dataclass(frozen=True)
@@ -47,6 +66,30 @@ class Click:
 
     def __str__(self) -> str:
         return custom_id(self.kind, self.match_id, self.version, self.arg)
+
+    @property
+    def surface(self) -> str:
+        """public, private (a seat's DM or panel) or replay."""
+        return KINDS[self.kind][0]
+
+    @property
+    def intent(self) -> str:
+        return KINDS[self.kind][1]
+
+    @property
+    def display(self) -> str:
+        """A display-only click's display state: the button's argument, or the chosen option."""
+        if self.intent == DISPLAY_CHOICE:
+            return self.values[0][:100] if self.values else ""
+        return self.arg[:100]
+
+
+def decode(raw: str) -> Click | None:
+    """A custom_id of ours as a Click (without a select's values), or None (forged, foreign)."""
+    if not OURS.fullmatch(raw):
+        return None
+    kind, mid, version, arg = raw.split(":", 3)
+    return Click(kind, int(mid), int(version), arg)
 
 
 def custom_id(kind: str, match_id: int, version: int, arg: str) -> str:
@@ -85,7 +128,8 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTT
     ) -> ActionButton:
         return cls(match["kind"], int(match["mid"]), int(match["ver"]), match["arg"])
 
-    async def callback(self, interaction: discord.Interaction[GameBot]) -> None:  # type: ignore[override]
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:  # type: ignore[override]
+        # the client routes it (bot.client.GameBot.on_component): nothing here knows the bot class
         await interaction.client.on_component(
             interaction, Click(self.kind, self.match_id, self.version, self.arg)
         )
@@ -123,7 +167,7 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELE
     ) -> ActionSelect:
         return cls(match["kind"], int(match["mid"]), int(match["ver"]), match["arg"])
 
-    async def callback(self, interaction: discord.Interaction[GameBot]) -> None:  # type: ignore[override]
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:  # type: ignore[override]
         values = tuple(str(v) for v in (interaction.data or {}).get("values", []))  # type: ignore[union-attr]
         await interaction.client.on_component(
             interaction, Click(self.kind, self.match_id, self.version, self.arg, values)

@@ -12,7 +12,7 @@ so a partial catalogue is safe.
 
 Locales: a Discord locale (``de``, ``es-ES``, ``es-419``...) picks its language; anything else is
 English. Private replies use the clicking user's ``interaction.locale``; the public board uses the
-language stored in the match (``meta["locale"]``, the server's preferred locale at the start).
+language stored in the match (``meta.locale``, the server's preferred locale at the start).
 """
 
 from __future__ import annotations
@@ -106,7 +106,13 @@ _COMPUTER = re.compile(r"Computer (\d+)")
 def translator(locale: object | None) -> Translator:
     """``tr(key, **params)`` in the language of ``locale`` (a discord.Locale, a code like 'de' or
     'es-ES', or None for English)."""
-    lang = language(locale)
+    return _translator(language(locale))
+
+
+@functools.cache
+def _translator(lang: str) -> Translator:
+    """One translator per language: the same object every time, so what a surface was drawn with
+    compares equal (bot.surfaces skips redrawing an unchanged image)."""
     table = catalogue(lang)
     english = en.MESSAGES
 

@@ -5,18 +5,17 @@ from __future__ import annotations
 
 import functools
 import io
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import discord
 
-from bot.components import ActionButton, ActionSelect
+from bot.components import ACT, CHOOSE, KINDS, ActionButton, ActionSelect
 from bot.games import UIS
 from bot.games.base import Ctx
 from bot.i18n import Translator, seat_name, translator
 from engine import timers
-from engine.core import Event
 from engine.fair import seed_hash
 from engine.registry import computer_for, rules_for
 from engine.store import MatchRow
@@ -59,7 +58,7 @@ class Board:
 
 
 def tr_for(m: MatchRow) -> Translator:
-    return translator(m.meta.get("locale") or m.options.get("locale"))
+    return translator(m.meta.locale or m.options.get("locale"))
 
 
 def _view_of(items: list[discord.ui.Item[Any]]) -> discord.ui.View | None:
@@ -99,7 +98,7 @@ def _layout_of(
 
 def rematch_lobby(m: MatchRow, tr: Translator) -> Board:
     """A rematch offer: the finished game's seats, who has accepted, and Accept / Decline."""
-    pending = set(m.meta.get("pending", []))
+    pending = set(m.meta.pending or [])
     seats = "\n".join(
         f"{i + 1}. {discord.utils.escape_markdown(seat_name(s.name, s.ai, tr))} "
         + ("⏳" if s.user_id in pending and not s.ai else "✅")
@@ -121,7 +120,7 @@ def rematch_lobby(m: MatchRow, tr: Translator) -> Board:
 
 
 def lobby(m: MatchRow, tr: Translator) -> Board:
-    if "pending" in m.meta:
+    if m.meta.pending is not None:
         return rematch_lobby(m, tr)
     rules = rules_for(m.game)
     ui = UIS[m.game]
@@ -156,17 +155,20 @@ def lobby(m: MatchRow, tr: Translator) -> Board:
 
 
 def closed_lobby(m: MatchRow, tr: Translator) -> Board:
-    events = m.meta.get("events", [])
-    kind = events[0]["kind"] if events else ""
+    events = m.meta.events
+    kind = events[0].kind if events else ""
     key = "lobby.expired" if kind == "lobby_expired" else "lobby.cancelled"
-    if "pending" in m.meta:  # a rematch offer that was declined or ran out
+    if m.meta.pending is not None:  # a rematch offer that was declined or ran out
         key = "rematch.declined" if kind == "rematch_declined" else "rematch.expired"
-    return Board(tr(key, title=tr(f"game.{m.game}"), name=_name(m, m.meta.get("ended_by"))), None)
+    return Board(tr(key, title=tr(f"game.{m.game}"), name=_ender(m)), None)
 
 
-def _name(m: MatchRow, user_id: Any) -> str:
+def _ender(m: MatchRow) -> str:
+    """Who ended the match: the name noted with it (a moderator may not be seated), else their seat's."""
+    if m.meta.ended_by_name:
+        return discord.utils.escape_markdown(m.meta.ended_by_name)
     for s in m.seats:
-        if s.user_id == user_id:
+        if s.user_id == m.meta.ended_by:
             return discord.utils.escape_markdown(s.name)
     return "?"
 
@@ -174,13 +176,13 @@ def _name(m: MatchRow, user_id: Any) -> str:
 def _status(ctx: Ctx) -> str:
     m, tr = ctx.m, ctx.tr
     if m.status == "cancelled":
-        return tr("match.ended", name=_name(m, m.meta.get("ended_by")))
+        return tr("match.ended", name=_ender(m))
     if m.status == "broken":
         return tr("match.broken")
     status = UIS[m.game].status_line(ctx)
-    result = m.meta.get("result")
-    if result and result.get("reason") == "resignation":
-        winners = result["winners"]
+    result = m.meta.result
+    if result is not None and result.reason == "resignation":
+        winners = result.winners
         status = tr("match.resigned_win", name=" & ".join(ctx.shown_names[w] for w in winners))
     due = [t for k, t in m.timers.items() if not k.startswith("ai:")]
     if m.status == "active" and due:
@@ -213,27 +215,36 @@ def _fitting(
     return kept
 
 
-def game(m: MatchRow, state: Any, display: str = "", tr: Translator | None = None) -> Board:
+def outcome_line(m: MatchRow, state: Any, tr: Translator) -> str:
+    """How a match that is over ended: its result, who ended it, or the resignation."""
+    return _status(Ctx(m, state, tr))
+
+
+def game(
+    m: MatchRow, state: Any, display: str = "", tr: Translator | None = None, closed: Iterable[int] = ()
+) -> Board:
     """The public message of a started match: title, the story since the last human move, status,
     controls, and the board image drawn from the public view (an ended game is drawn as ended); in
-    the match's language unless ``tr`` says otherwise (a spectator's private copy)."""
+    the match's language unless ``tr`` says otherwise (a spectator's private copy). ``closed``: the
+    seats whose DMs turned out closed (they play through the panel)."""
     tr = tr or tr_for(m)
     ui = UIS[m.game]
     ctx = Ctx(m, state, tr, display=display)
-    events = [Event.load(e) for e in m.meta.get("events", [])]
+    events = list(m.meta.events)
     lines = ui.event_lines(events, ctx)
     status = _status(ctx)
     head = f"**{tr(f'game.{m.game}')}** · {ui.option_text(m.options, tr)} · {fair_line(m, tr)}"
-    closed = [tr("match.dm_closed", name=ctx.shown_names[i]) for i, s in enumerate(m.seats) if s.dm == 0]
-    content = "\n".join([head, *lines, *closed, f"**{status}**"])
+    shut = set(closed)
+    closed_lines = [tr("match.dm_closed", name=ctx.shown_names[i]) for i in range(len(m.seats)) if i in shut]
+    content = "\n".join([head, *lines, *closed_lines, f"**{status}**"])
     while len(content) > MAX_CONTENT and len(lines) > 1:  # keep the latest lines
         lines = lines[1:]
-        content = "\n".join([head, "…", *lines, *closed, f"**{status}**"])
+        content = "\n".join([head, "…", *lines, *closed_lines, f"**{status}**"])
     view = rules_for(m.game).view(state, None)
     if m.status != "active":
         view = {**view, "ended": True}  # no prompt, no turn marker on a game that is over or ended
-        if m.meta.get("result"):  # ended outside the rules (resignation): the image can name the winner
-            view["ended_result"] = m.meta["result"]
+        if m.meta.result is not None:  # ended outside the rules (resignation): the image can name the winner
+            view["ended_result"] = asdict(m.meta.result)
     caption = ui.caption(events, ctx)
     if m.status == "cancelled":
         caption = tr("match.ended_caption")
@@ -261,13 +272,22 @@ def private(m: MatchRow, state: Any, seat: int, tr: Translator, display: str = "
     """A seat's private surface (DM or ephemeral panel), from that seat's view only."""
     ctx = Ctx(m, state, tr, seat=seat, display=display)
     surface = UIS[m.game].private_surface(ctx)
-    items = surface.items if m.status == "active" else []
-    return Board(surface.content[:MAX_CONTENT], _view_of(items), surface.draw, surface.filename, surface.alt)
+    if m.status == "active":
+        return Board(surface.content[:MAX_CONTENT], _view_of(surface.items), surface.draw, surface.filename, surface.alt)
+    # over: the final picture, no controls, and how it ended instead of any instruction or turn line
+    # (kept only where the game's own final text says the result already)
+    status = _status(ctx)
+    end = tr("private.over", game=tr(f"game.{m.game}"), status=status)
+    over_by_rules = m.status == "finished" and rules_for(m.game).outcome(state) is not None
+    content = surface.content if over_by_rules and status in surface.content else end
+    if over_by_rules and content is end:
+        content = f"{end}\n{surface.content}"
+    return Board(content[:MAX_CONTENT], None, surface.draw, surface.filename, surface.alt)
 
 
 def mention_line(m: MatchRow, tr: Translator) -> tuple[str, list[int]] | None:
     """The ping for humans whose turn just began (once per turn, never per click), with their time."""
-    seats = [s for s in m.meta.get("new_turn", []) if 0 <= s < len(m.seats) and not m.seats[s].ai]
+    seats = [s for s in m.meta.new_turn if 0 <= s < len(m.seats) and not m.seats[s].ai]
     if m.status != "active" or not seats:
         return None
     users = [m.seats[s].user_id for s in seats if m.seats[s].user_id is not None]
@@ -284,9 +304,9 @@ def _labels(items: list[discord.ui.Item[Any]], legal: set[str]) -> list[str]:
     """The labels of the controls that carry a legal action (buttons), or of a select's options."""
     out: list[str] = []
     for item in items:
-        if isinstance(item, ActionButton) and item.kind in "gp" and item.arg in legal:
+        if isinstance(item, ActionButton) and KINDS[item.kind][1] == ACT and item.arg in legal:
             out.append(str(item.item.label or item.arg))
-        elif isinstance(item, ActionSelect) and item.kind in "sq":
+        elif isinstance(item, ActionSelect) and KINDS[item.kind][1] == CHOOSE:
             out.extend(str(o.label) for o in item.item.options)
     return list(dict.fromkeys(out))
 

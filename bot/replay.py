@@ -64,7 +64,7 @@ def replayable(m: MatchRow, state: Any, guild_id: int | None) -> None:
 def _running(m: MatchRow) -> MatchRow:
     """The row as it was while the game ran: the texts and captions of a step in the middle must not
     speak of the result (they read ``status`` and the stored result)."""
-    meta = {k: v for k, v in m.meta.items() if k not in ("result", "events", "new_turn")}
+    meta = dataclasses.replace(m.meta, result=None, events=[], new_turn=[])
     return dataclasses.replace(m, status="active", meta=meta, timers={})
 
 

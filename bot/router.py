@@ -1,35 +1,55 @@
 """The click router: every component interaction gets exactly one answer.
 
-A click is parsed from its custom_id (bot.components), checked against where it came from (the
-match's channel, or the seat's own DM), then handed to the engine (actions), to nothing at all
-(display-only clicks) or to the lobby; the answer is drawn on the surface that was clicked.
+A click's custom_id is decoded once (bot.components.decode) into the surface its control belongs to
+and what it means; it is checked against where it actually came from (the match's channel, the seat's
+own DM, or an ephemeral panel), then handed to the engine (actions), to nothing at all (display-only
+clicks) or to the lobby; the answer is drawn on the surface that was clicked (bot.surfaces). A click
+the engine refuses as stale is answered with the surface as it is now, repaired in the same answer.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
 
-from bot import errors
-from bot.components import DISPLAY_KINDS, OURS, PRIVATE_KINDS, REPLAY_KIND, SELECT_KINDS, Click
+from bot import errors, messages
+from bot.components import (
+    CHOOSE,
+    DISPLAY,
+    DISPLAY_CHOICE,
+    LOBBY,
+    OPEN,
+    PRIVATE_SURFACE,
+    PUBLIC_SURFACE,
+    REPLAY_SURFACE,
+    Click,
+    decode,
+)
 from bot.games import UIS
+from bot.i18n import translator
 from bot.names import clean_name
+from bot.render_pool import rendered
+from bot.surfaces import Surfaces
+from bot.surfaces.coordinator import BOARD
 from engine.errors import BadActionCode, EngineError, MatchOver, NotInMatch, NotYourTurn, StaleAction
-from engine.match import PRIVATE, PUBLIC
+from engine.match import PRIVATE, PUBLIC, Matches
 from engine.registry import rules_for
 from engine.store import MatchRow
 
-if TYPE_CHECKING:
-    from bot.client import GameBot
-
 log = logging.getLogger(__name__)
+
+# (interaction, lobby click?, display-only?) -> whether the clicker is within their budget (else it
+# has answered them already)
+Limits = Callable[..., Awaitable[bool]]
+Replays = Callable[[discord.Interaction, int, int], Awaitable[None]]
 
 
 class WrongPlace(EngineError):
-    """A control used outside its match's channel or its seat's DM (copied across guilds, forged)."""
+    """A control used outside its match's channel or its seat's DM (copied across guilds, forged), or
+    on a surface it does not belong to (a private control on the public message)."""
 
     key = "error.wrong_place"
 
@@ -37,29 +57,38 @@ class WrongPlace(EngineError):
 def _came_from_its_place(
     interaction: discord.Interaction, m: MatchRow, click: Click, seat: int | None
 ) -> bool:
+    where = Surfaces.where(interaction)
+    if (click.surface == PUBLIC_SURFACE) != (where == BOARD):
+        return False  # a private control forged onto the board, or a public one into a DM or panel
     if interaction.channel_id == m.channel_id and interaction.guild_id == m.guild_id:
         return True
-    # a private control may also sit in the seat's own DM
-    return (
-        click.kind in PRIVATE_KINDS
-        and interaction.guild_id is None
-        and seat is not None
-        and m.seats[seat].dm == interaction.channel_id
-    )
+    # a private control may also sit in a DM: the seat's own (checked against the seat below)
+    return click.surface == PRIVATE_SURFACE and interaction.guild_id is None and seat is not None
+
+
+def is_moderator(interaction: discord.Interaction) -> bool:
+    perms = interaction.permissions
+    return bool(perms and perms.manage_messages)
 
 
 class Router:
-    def __init__(self, bot: GameBot) -> None:
-        self.bot = bot
+    def __init__(self, matches: Matches, surfaces: Surfaces, limits: Limits, replays: Replays) -> None:
+        self.matches = matches
+        self.surfaces = surfaces
+        self.limits = limits
+        self.replays = replays
 
     async def on_component(self, interaction: discord.Interaction, click: Click) -> None:
-        self.bot.delivery.note_locale(interaction)  # the clicker's DMs follow their language
+        self.surfaces.note_locale(interaction)  # the clicker's DMs follow their language
         try:
             await self._route(interaction, click)
-        except EngineError as err:
+        except StaleAction as err:
+            await self._repair(interaction, click)
             await errors.reply_engine(interaction, err)
-            if isinstance(err, StaleAction):  # the surface may be behind (a failed edit): bring it in line
-                await self.bot.delivery.sync(click.match_id)
+        except EngineError as err:
+            if isinstance(err, WrongPlace):
+                await self._repair(interaction, click)
+            await errors.reply_engine(interaction, err)
         except discord.HTTPException as err:  # Discord failed us; whatever was committed is intact
             log.warning("click %s failed at Discord: %s", click, err)
             await errors.reply(interaction, "error.discord")
@@ -67,101 +96,167 @@ class Router:
             log.exception("click %s failed", click)
             await errors.reply(interaction, "error.generic")
 
+    async def _repair(self, interaction: discord.Interaction, click: Click) -> None:
+        """Answer a refused click by redrawing the surface it came from as it is now (a board behind
+        a failed edit, a DM a race left behind, a panel that stopped following): the player sees the
+        truth at once. Only surfaces of a live match that the clicker may see."""
+        if interaction.response.is_done() or click.surface == REPLAY_SURFACE:
+            return
+        try:
+            m, state = await self.matches.get(click.match_id)
+        except EngineError:
+            return
+        seat = self.matches.seat_of(m, interaction.user.id)
+        where = Surfaces.where(interaction)
+        if state is None or (
+            where != BOARD and (seat is None or m.seats[seat].user_id != interaction.user.id)
+        ):
+            return
+        if where == BOARD and (interaction.channel_id != m.channel_id or interaction.guild_id != m.guild_id):
+            return
+        try:
+            await self.surfaces.answer(interaction, m, state, seat, repair=True)
+        except discord.HTTPException as err:
+            log.info("click %s: the surface was not repaired: %s", click, err)
+
     async def _route(self, interaction: discord.Interaction, click: Click) -> None:
-        if click.kind == REPLAY_KIND:  # a step of /replay: anyone of the match's server, nothing written
-            if await self.bot.within_limits(interaction, channel=False, display=True):
-                await self.bot.delivery.show_replay(interaction, click.match_id, click.version, edit=True)
+        if (
+            click.surface == REPLAY_SURFACE
+        ):  # a step of /replay: anyone of the match's server, nothing written
+            if await self.limits(interaction, channel=False, display=True):
+                await self.replays(interaction, click.match_id, click.version)
             return
         user = interaction.user
-        m, state = await self.bot.matches.get(click.match_id)
-        seat = self.bot.matches.seat_of(m, user.id)
+        m, state = await self.matches.get(click.match_id)
+        seat = self.matches.seat_of(m, user.id)
         if not _came_from_its_place(interaction, m, click, seat):
             raise WrongPlace()
+        if interaction.guild_id is None:  # a DM: it must be this seat's own
+            row = await self.surfaces.addresses.dm(m, seat) if seat is not None else None
+            if row is None or row.channel_id != interaction.channel_id:
+                raise WrongPlace()
         # players are limited per person only: people outside a game cannot use up its budget
-        display = click.kind in DISPLAY_KINDS  # choosing and browsing: a budget of their own
-        if not await self.bot.within_limits(interaction, channel=click.kind == "l", display=display):
+        display = click.intent in (DISPLAY, DISPLAY_CHOICE)  # choosing and browsing: a budget of their own
+        if not await self.limits(interaction, channel=click.intent == LOBBY, display=display):
             return
-        if click.kind == "l" and click.arg == "rematch":
-            update = await self.bot.matches.rematch(m.id, user.id, clean_name(user.display_name))
-            await self.bot.delivery.post_new(interaction, update)
-            return
-        if click.kind == "h" and click.arg in ("watch", "help"):
-            if m.status != "active":
-                raise MatchOver()
-            if click.arg == "watch":
-                await self.bot.delivery.watch(interaction, m.id, seat)
-            else:
-                await self.bot.delivery.help(interaction, m.id, seat)
-            return
-        if click.kind == "l":
-            update = await self.bot.matches.lobby(
-                m.id,
-                click.version,
-                user.id,
-                clean_name(user.display_name),
-                click.arg,
-                moderator=self.bot.is_moderator(interaction),
-                locale=str(interaction.locale),
+        if click.intent == LOBBY:
+            await self._lobby(interaction, m, click)
+        elif click.intent == OPEN:
+            await self._open(interaction, m, state, seat, click.arg)
+        elif seat is None:
+            raise NotInMatch()
+        elif display:
+            await self._display(interaction, m, state, seat, click)
+        else:
+            surface = PRIVATE if click.surface == PRIVATE_SURFACE else PUBLIC
+            action = (
+                UIS[m.game].select_action(click.arg, click.values) if click.intent == CHOOSE else click.arg
             )
-            await self.bot.delivery.respond(interaction, update.match.id, update)
+            update = await self.matches.act(m.id, click.version, user.id, action, surface=surface)
+            await self._show(interaction, update.match, update.state, seat)
+
+    async def _show(
+        self, interaction: discord.Interaction, m: MatchRow, state: Any, seat: int | None
+    ) -> None:
+        """The click's answer on its own surface, then every other surface in the background. The
+        answer shows the click's own result even if computers moved since (they follow), unless the
+        surface already shows a newer version."""
+        latest, latest_state = await self.matches.get(m.id)
+        rec = self.surfaces.reconciler(m.id, Surfaces.where(interaction), seat if seat is not None else -1)
+        if rec.shown is not None and rec.shown.version > m.version:
+            m, state = latest, latest_state
+        try:
+            await self.surfaces.answer(interaction, m, state, seat)
+        except discord.HTTPException as err:  # committed all the same: say so; the surface catches up
+            log.warning("match %s: the click's answer failed at Discord: %s", m.id, err)
+            await errors.reply(interaction, "error.not_shown")
+        finally:
+            self.surfaces.changed(m.id)  # committed: every surface follows, whatever became of the answer
+
+    async def _lobby(self, interaction: discord.Interaction, m: MatchRow, click: Click) -> None:
+        user = interaction.user
+        if click.arg == "rematch":
+            update = await self.matches.rematch(m.id, user.id, clean_name(user.display_name))
+            await self._post_new(interaction, update.match, update.state)
+            return
+        update = await self.matches.lobby(
+            m.id,
+            click.version,
+            user.id,
+            clean_name(user.display_name),
+            click.arg,
+            moderator=is_moderator(interaction),
+            locale=str(interaction.locale),
+        )
+        started = m.status == "lobby" and update.match.status == "active"
+        if started and update.match.options.get("thread"):
+            await interaction.response.defer()  # the lobby message becomes the match's line once it moved
+            if await self.surfaces.begin_thread(update.match, update.state, interaction.channel):
+                self.surfaces.changed(m.id)
+                return
+        await self._show(interaction, update.match, update.state, None)
+
+    async def _post_new(self, interaction: discord.Interaction, m: MatchRow, state: Any) -> None:
+        """A new match's first message (a rematch offer) as the click's answer, below the old board."""
+        board = await rendered(await self.surfaces.public_board(m, state))
+        try:
+            response = await interaction.response.send_message(**board.kwargs(new=True))
+            message_id = response.message_id
+            if message_id is None:
+                message_id = (await interaction.original_response()).id
+        except discord.HTTPException:
+            await self.matches.discard_lobby(m.id)  # nobody saw it: it must not block the channel
+            raise
+        await self.surfaces.adopt_board(m, m.channel_id, message_id, interaction.token)
+        self.surfaces.changed(m.id)
+
+    async def _open(
+        self, interaction: discord.Interaction, m: MatchRow, state: Any, seat: int | None, what: str
+    ) -> None:
+        """hand: my panel; watch: a player's panel, or a spectator's copy of the board; help: what I
+        can do now. All private (ephemeral) answers."""
+        if what in ("watch", "help") and m.status != "active":
+            raise MatchOver()
+        if what == "help":
+            text = messages.help_text(m, state, seat, translator(interaction.locale))
+            await interaction.response.send_message(text[: messages.MAX_CONTENT], ephemeral=True)
+            return
+        if what == "watch" and (seat is None or UIS[m.game].private is None):
+            await self.surfaces.watch(interaction, m, state)
             return
         if seat is None:
             raise NotInMatch()
-        if click.kind == "h":
-            if state is None:
-                await errors.reply(interaction, "error.hand_lobby")
-                return
-            await self.bot.delivery.open_panel(interaction, m.id, seat)
+        if state is None:
+            await errors.reply(interaction, "error.hand_lobby")
             return
-        surface = PRIVATE if click.kind in PRIVATE_KINDS else PUBLIC
-        if click.kind in DISPLAY_KINDS:
-            display = click.values[0] if click.kind in SELECT_KINDS and click.values else click.arg
-            await self._display(interaction, m, state, seat, click, surface, display)
-            return
-        action = (
-            UIS[m.game].select_action(click.arg, click.values) if click.kind in SELECT_KINDS else click.arg
-        )
-        update = await self.bot.matches.act(m.id, click.version, user.id, action, surface=surface)
-        if surface == PRIVATE:
-            await self.bot.delivery.respond_private(interaction, m.id, seat)
-        else:
-            await self.bot.delivery.respond(interaction, m.id, update)
+        await self.surfaces.open_panel(interaction, m, state, seat)
 
     async def _display(
-        self,
-        interaction: discord.Interaction,
-        m: MatchRow,
-        state: object,
-        seat: int,
-        click: Click,
-        surface: str,
-        display: str,
+        self, interaction: discord.Interaction, m: MatchRow, state: Any, seat: int, click: Click
     ) -> None:
         """Display-only: refused like an action when stale or out of turn, but nothing is written."""
-        seen = m.seats[seat].version if surface == PRIVATE else m.public_version
+        private = click.surface == PRIVATE_SURFACE
+        seen = m.seats[seat].version if private else m.public_version
         if m.status != "active" or click.version != seen:
             raise StaleAction()
-        if surface == PUBLIC and seat not in rules_for(m.game).to_move(state):
+        if not private and seat not in rules_for(m.game).to_move(state):
             raise NotYourTurn()  # the public display belongs to the player to move
-        if surface == PRIVATE:
-            await self.bot.delivery.respond_private(interaction, m.id, seat, display[:100])
-        else:
-            await self.bot.delivery.respond_display(interaction, m.id, display[:100])
+        await self.surfaces.answer(interaction, m, state, seat, click.display)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Every component interaction gets an answer, including the ones discord.py's DynamicItem
         dispatch drops silently: an id none of ours matches (forged, another bot version), and a late
         click on a control the message no longer has (a double click, a client behind an edit)."""
-        self.bot.delivery.note_locale(interaction)  # any command or click: the user's DMs follow it
+        self.surfaces.note_locale(interaction)  # any command or click: the user's DMs follow it
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
-        if not OURS.fullmatch(custom_id):
+        raw = str((interaction.data or {}).get("custom_id", ""))
+        click = decode(raw)
+        if click is None:
             await errors.reply_engine(interaction, BadActionCode())
-        elif interaction.message is not None and custom_id not in _ids_on(interaction.message):
+        elif interaction.message is not None and raw not in _ids_on(interaction.message):
+            await self._repair(interaction, click)
             await errors.reply_engine(interaction, StaleAction())
-            with contextlib.suppress(EngineError):
-                await self.bot.delivery.sync(int(custom_id.split(":")[1]))
 
 
 def _ids_on(message: discord.Message) -> set[str]:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import logging
 import os
 import re
 from dataclasses import dataclass
@@ -10,6 +13,14 @@ from dotenv import load_dotenv
 
 # Three dot-separated base64url parts; a loose check that catches empty/placeholder values early.
 _TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
+# A PostgreSQL NOTIFY channel: a plain identifier, short enough for the "_<schema>" suffix tests add.
+_CHANNEL_SHAPE = re.compile(r"^[a-z_][a-z0-9_]{0,39}$")
+
+DEFAULT_DATABASE_PATH = "data/stoneage.db"
+LEGACY_DATABASE_PATH = "data/ugah.db"  # the default before the project was named for all four games
+_SIDE_FILES = ("-wal", "-shm")  # SQLite's companions of a database file: they move with it
+
+log = logging.getLogger(__name__)
 
 
 class SettingsError(Exception):
@@ -19,12 +30,15 @@ class SettingsError(Exception):
 @dataclass(frozen=True)
 class Settings:
     token: str
-    database_path: str = "data/ugah.db"
+    database_path: str = DEFAULT_DATABASE_PATH
     dev_guild_id: int | None = None
     turn_seconds: int = 120
     database_url: str | None = None  # postgresql://...: several processes share it
     shard_count: int | None = None  # None: as many shards as Discord advises, all in this process
     shard_ids: tuple[int, ...] | None = None  # the shards this process runs (None: all)
+    # PostgreSQL only; None: engine.store_postgres's defaults (which read the same variables)
+    pg_notify_channel: str | None = None  # PG_NOTIFY_CHANNEL: where a commit tells the other processes
+    pg_migration_lock: int | None = None  # PG_MIGRATION_LOCK: the advisory lock of start-up migrations
 
     @property
     def database(self) -> str:
@@ -80,6 +94,12 @@ def load_settings(env_file: str | None = ".env") -> Settings:
     url = os.environ.get("DATABASE_URL", "").strip() or None
     if url is not None and not url.startswith(("postgresql://", "postgres://")):
         raise SettingsError("DATABASE_URL must be a postgresql://user:password@host:port/database URL.")
+    channel = os.environ.get("PG_NOTIFY_CHANNEL", "").strip() or None
+    if channel is not None and not _CHANNEL_SHAPE.match(channel):
+        raise SettingsError(
+            "PG_NOTIFY_CHANNEL must be lower-case letters, digits and _ (at most 40), e.g. stoneage_matches."
+        )
+    lock = _migration_lock(os.environ.get("PG_MIGRATION_LOCK", "").strip())
     shard_count, shard_ids = _shards(
         os.environ.get("SHARD_COUNT", "").strip(), os.environ.get("SHARD_IDS", "").strip(), url is not None
     )
@@ -88,7 +108,76 @@ def load_settings(env_file: str | None = ".env") -> Settings:
         database_url=url,
         shard_count=shard_count,
         shard_ids=shard_ids,
-        database_path=os.environ.get("DATABASE_PATH", "").strip() or "data/ugah.db",
+        database_path=os.environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH,
         dev_guild_id=int(guild) if guild else None,
         turn_seconds=int(seconds),
+        pg_notify_channel=channel,
+        pg_migration_lock=lock,
     )
+
+
+def _migration_lock(text: str) -> int | None:
+    """PG_MIGRATION_LOCK: a pg_advisory_xact_lock key, decimal or 0x hexadecimal (a bigint)."""
+    if not text:
+        return None
+    try:
+        key = int(text, 0)
+    except ValueError:
+        key = None
+    if key is None or not -(2**63) <= key < 2**63:
+        raise SettingsError("PG_MIGRATION_LOCK must be a whole number (a 64-bit key, e.g. 0x53544F4E).")
+    return key
+
+
+def resolve_database_path(*, move: bool) -> str:
+    """The SQLite file: DATABASE_PATH when it is set (as it is), else data/stoneage.db. An install
+    from before the rename has data/ugah.db instead: with ``move`` (the bot's start, before the store
+    opens) it is renamed to the new default, its -wal and -shm along, in one log line; without
+    (``./run backup``) it is only found. Renaming it can fail (a read-only folder, another bot instance
+    running on it): then it is used where it is, in one log line too."""
+    explicit = os.environ.get("DATABASE_PATH", "").strip()
+    if explicit:
+        return explicit
+    new, old = DEFAULT_DATABASE_PATH, LEGACY_DATABASE_PATH
+    if os.path.exists(new) or not os.path.exists(old):
+        return new
+    if not move:
+        return old
+    try:
+        _rename_database(old, new)
+    except BlockingIOError:
+        log.warning("using the database %s where it is: another bot instance has it open", old)
+        return old
+    except OSError as err:
+        log.warning("using the database %s where it is: cannot rename it to %s (%s)", old, new, err)
+        return old
+    log.info("renamed the database %s to %s, the new default name (DATABASE_PATH unset)", old, new)
+    return new
+
+
+def _rename_database(old: str, new: str) -> None:
+    """Rename ``old`` and its side files to ``new``: side files first, the database last (an
+    interruption leaves ``old`` to be renamed again at the next start), all undone if one fails. Not
+    while a bot instance has ``old`` open (the lock file engine.store_sqlite holds: BlockingIOError)."""
+    lock_path = f"{old}.lock"
+    lock = open(lock_path) if os.path.exists(lock_path) else None  # noqa: SIM115 (closed below)
+    try:
+        if lock is not None:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        done: list[str] = []
+        try:
+            for suffix in (*_SIDE_FILES, ""):
+                if os.path.exists(old + suffix):
+                    os.replace(old + suffix, new + suffix)
+                    done.append(suffix)
+        except OSError:
+            for suffix in reversed(done):
+                with contextlib.suppress(OSError):
+                    os.replace(new + suffix, old + suffix)
+            raise
+        if lock is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(lock_path)  # the store makes data/stoneage.db.lock for itself
+    finally:
+        if lock is not None:
+            lock.close()

@@ -16,13 +16,14 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import copy
 import logging
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import compute, options, ratings, replay, timers
+from engine import compute, options, ratings, records, replay, timers
 from engine.core import SYSTEM, Event, Outcome
 from engine.errors import (
     ChannelBusy,
@@ -35,6 +36,7 @@ from engine.errors import (
     NotYourTurn,
     StaleAction,
 )
+from engine.meta import MatchMeta, RecordNote
 from engine.registry import computer_for, rules_for
 from engine.store import (
     LIVE,
@@ -58,6 +60,7 @@ MAX_EVENTS = 300  # the story shown since the last human move (computer chains a
 RETRY_SECONDS = (1, 2, 5, 10, 30, 60)  # a timer whose firing failed is retried, never dropped
 PUBLIC, PRIVATE = "public", "private"
 HISTORIES = 8  # rebuilt histories of finished matches kept for /replay (stepping is then cheap)
+ONCE_KEYS = ("recap",)  # the MatchMeta time stamps mark_once may note
 
 
 @dataclass
@@ -74,9 +77,6 @@ def _new_seed() -> int:
 
 
 Chooser = Callable[..., Awaitable[Any]]
-# Called before the commit that starts a game and the one that finishes it, with the row about to be
-# written and the state; what it returns joins the row's meta (e.g. a personal record to show).
-Annotator = Callable[[MatchRow, Any], Awaitable[dict[str, Any]]]
 
 
 class Matches:
@@ -88,7 +88,6 @@ class Matches:
         turn_seconds: int = 120,
         on_timer_update: Callable[[Update], Awaitable[None]] | None = None,
         run: Chooser = compute.run,
-        annotate: Annotator | None = None,
         owns: Callable[[int | None], bool] = lambda guild_id: True,
     ) -> None:
         self.store = store
@@ -96,7 +95,6 @@ class Matches:
         self.turn_seconds = turn_seconds
         self.on_timer_update = on_timer_update
         self.run = run  # where computer decisions are made (a process pool by default)
-        self.annotate = annotate
         self.owns = owns  # this process's guilds (its Discord shards): only their timers run here
         self.on_broken: Callable[[int, int | None], Awaitable[None]] | None = None
         self._locks: dict[int, asyncio.Lock] = {}
@@ -164,9 +162,8 @@ class Matches:
 
     def outcome(self, m: MatchRow, state: Any) -> Outcome | None:
         """How the game ended: by its rules, or by resignation (kept in the row's meta)."""
-        result = m.meta.get("result")
-        if result:
-            return Outcome(result["scores"], result["winners"], result["reason"])
+        if m.meta.result is not None:
+            return m.meta.result
         return rules_for(m.game).outcome(state) if state is not None else None
 
     @contextlib.asynccontextmanager
@@ -201,11 +198,14 @@ class Matches:
         *,
         acted: int | None = None,
         rated: ratings.Result | None = None,
+        record: records.Claim | None = None,
     ) -> None:
         rules = rules_for(m.game)
         m.state = rules.dump(state) if state is not None else None
         m.timers = self._plan_timers(m, state, acted)
-        extra = {"rated": rated} if rated is not None else {}  # a finishing commit rates its players
+        extra: dict[str, Any] = {"rated": rated} if rated is not None else {}  # a finishing commit rates
+        if record is not None:  # ... and keeps a solo run's personal record
+            extra["record"] = record
         await self.store.commit(m, actions, self.now(), read_version, **extra)
         self._remember(m, state)
         self._arm(m)
@@ -269,15 +269,20 @@ class Matches:
             m.version += 1
         if m.status == "active" and rules.outcome(state) is not None:
             m.status = "finished"
-        if before is None or m.status == "finished":
-            await self._milestone(m, state, "started_at" if before is None else "finished_at")
+        if before is None:  # a game starts: a solo run's record to beat is shown while it runs
+            m.meta.started_at = self.now()
+            m.meta.record = await self._record_to_beat(m, state)
+        elif m.status == "finished":  # (a solo run's duration is measured from these two)
+            m.meta.finished_at = self.now()
         self._bump_surfaces(m, before, state, events, acted)
-        story = [] if human else list(m.meta.get("events", []))
-        story.extend(e.dump() for e in events)
+        story = [] if human else list(m.meta.events)
+        story.extend(events)
         newly = sorted(rules.to_move(state) - (rules.to_move(before) if before is not None else frozenset()))
-        m.meta = {**m.meta, "events": story[-MAX_EVENTS:], "new_turn": newly}
-        rated = self._rated(m, state) if m.status == "finished" else None
-        await self._commit(m, state, logged, read_version, acted=acted, rated=rated)
+        m.meta.events, m.meta.new_turn = story[-MAX_EVENTS:], newly
+        finished = m.status == "finished"
+        rated = self._rated(m, state) if finished else None
+        record = records.claim(m, state) if finished else None
+        await self._commit(m, state, logged, read_version, acted=acted, rated=rated, record=record)
         return Update(m, state, events)
 
     def _rated(self, m: MatchRow, state: Any) -> ratings.Result | None:
@@ -285,16 +290,18 @@ class Matches:
         outcome = self.outcome(m, state)
         return ratings.result_of(m, outcome, lambda seat: self.level_of(m, seat)) if outcome else None
 
-    async def _milestone(self, m: MatchRow, state: Any, stamp: str) -> None:
-        """A game starts or finishes: keep the time (a solo run's duration is measured from them) and
-        what ``annotate`` adds. Its failure is logged, never blocks the game: records are extras."""
-        m.meta = {**m.meta, stamp: self.now()}
-        if self.annotate is None:
-            return
+    async def _record_to_beat(self, m: MatchRow, state: Any) -> RecordNote | None:
+        """The personal record a solo run starts against (engine.records), None when it counts for
+        none. A database too busy to tell never blocks the start: records are extras."""
+        who = records.holder(m, state)
+        if who is None:
+            return None
         try:
-            m.meta.update(await self.annotate(m, state))
-        except Exception:
-            log.exception("match %s: annotating its %s failed", m.id, stamp)
+            old = await self.store.record(who[0], m.game, who[1])
+        except StoreBusy:
+            log.warning("match %s: the record to beat could not be read (database busy)", m.id)
+            return None
+        return RecordNote(best=old.best if old is not None else None)
 
     def _forced(self, m: MatchRow, state: Any, events: list[Event], logged: list[LoggedAction]) -> Any:
         """A human left with exactly one legal action is not asked to click it (for games whose rules
@@ -349,7 +356,7 @@ class Matches:
         raw_options: dict[str, Any],
         *,
         seed: int | None = None,
-        meta: dict[str, Any] | None = None,
+        meta: MatchMeta | None = None,
         seats: list[SeatInfo] | None = None,
         lobby_seconds: float = LOBBY_SECONDS,
         host_locale: str | None = None,
@@ -369,7 +376,7 @@ class Matches:
             seats=seats or [SeatInfo(host_id, host_name, locale=host_locale)],
             options=opts,
             state=None,
-            meta=dict(meta or {}),
+            meta=copy.deepcopy(meta) if meta is not None else MatchMeta(),
             timers={timers.LOBBY_KEY: self.now() + lobby_seconds},
             public_version=1,
         )
@@ -390,7 +397,7 @@ class Matches:
         async with self._writing(match_id) as (old, state):
             update = await self._offer_rematch(old, user_id, name)
             # once only: a second Rematch on this game (the offer declined, expired or played) is refused
-            old.meta = {**old.meta, "rematch": update.match.id}
+            old.meta.rematch = update.match.id
             old.version += 1  # a conditional write: of two processes racing to offer it, one wins
             try:
                 await self.store.commit(old, [], self.now(), old.version - 1)
@@ -399,7 +406,7 @@ class Matches:
                     await self.discard_lobby(update.match.id)
                 raise
             self._remember(old, state)
-        if update.match.meta.get("pending"):
+        if update.match.meta.pending:
             return update
         return await self.lobby(update.match.id, update.match.version, user_id, name, "start")
 
@@ -408,7 +415,7 @@ class Matches:
             raise LobbyError("rematch.not_finished")
         if self.seat_of(old, user_id) is None:
             raise NotInMatch()
-        if old.meta.get("rematch") is not None:
+        if old.meta.rematch is not None:
             raise LobbyError("rematch.once", game=old.game)
         levels = computer_for(old.game).levels
         seats = [
@@ -425,24 +432,10 @@ class Matches:
             user_id,
             name,
             dict(old.options),
-            meta={"locale": old.meta.get("locale"), "rematch_of": old.id, "pending": pending},
+            meta=MatchMeta(locale=old.meta.locale, rematch_of=old.id, pending=pending),
             seats=seats,
             lobby_seconds=REMATCH_SECONDS,
         )
-
-    async def attach_message(self, match_id: int, message_id: int | None) -> None:
-        """Remember the public message (no new version: its buttons stay valid)."""
-        async with self._writing(match_id) as (m, state):
-            m.message_id = message_id
-            await self.store.commit(m, [], self.now(), m.version)
-            self._remember(m, state)
-
-    async def attach_dm(self, match_id: int, seat: int, channel_id: int, message_id: int | None) -> None:
-        """Remember where a seat's private surface lives (channel 0: DMs closed, use the panel)."""
-        async with self._writing(match_id) as (m, state):
-            m.seats[seat].dm, m.seats[seat].dm_message = channel_id, message_id
-            await self.store.commit(m, [], self.now(), m.version)
-            self._remember(m, state)
 
     async def lobby(
         self,
@@ -465,7 +458,7 @@ class Matches:
             seat = self.seat_of(m, user_id)
             is_host = user_id == m.host_id
             op, _, level = op.partition(".")
-            pending = m.meta.get("pending")
+            pending = m.meta.pending
             if pending is not None and op in ("join", "leave", "ai"):
                 raise LobbyError("rematch.seats_fixed")  # a rematch keeps the finished game's seats
             if pending is not None and op in ("accept", "decline"):
@@ -474,13 +467,13 @@ class Matches:
                 if op == "decline":
                     m.status = "cancelled"
                     event = Event("rematch_declined", {"seat": seat})
-                    m.meta = {**m.meta, "ended_by": user_id, "events": [event.dump()]}
+                    m.meta.ended_by, m.meta.ended_by_name, m.meta.events = user_id, name, [event]
                     op = "declined"
                 elif user_id not in pending:
                     raise LobbyError("rematch.already_accepted")
                 else:
-                    m.meta = {**m.meta, "pending": [u for u in pending if u != user_id]}
-                    if not m.meta["pending"]:
+                    m.meta.pending = [u for u in pending if u != user_id]
+                    if not m.meta.pending:
                         op, is_host = "start", True  # everyone accepted: the game begins
             if op in ("accept", "declined"):
                 pass
@@ -507,7 +500,7 @@ class Matches:
                 n = sum(s.ai for s in m.seats) + 1
                 m.seats.append(SeatInfo(None, f"Computer {n}", ai=True, level=level or levels[0]))
             elif op == "start":
-                if not is_host or m.meta.get("pending"):
+                if not is_host or m.meta.pending:
                     raise LobbyError("lobby.host_only" if not is_host else "rematch.waiting")
                 if len(m.seats) < rules.min_players:
                     raise LobbyError("lobby.too_few", min=rules.min_players)
@@ -521,7 +514,7 @@ class Matches:
                 if not (is_host or moderator):
                     raise LobbyError("lobby.host_only")
                 m.status = "cancelled"
-                m.meta = {**m.meta, "ended_by": user_id}
+                m.meta.ended_by, m.meta.ended_by_name = user_id, name
             else:
                 raise LobbyError("lobby.unknown")
             m.version += 1
@@ -572,29 +565,43 @@ class Matches:
             if len(m.seats) == 2:
                 winner = 1 - seat
                 m.status = "finished"
-                m.meta = {
-                    **m.meta,
-                    "result": {"scores": [0, 0], "winners": [winner], "reason": "resignation"},
-                }
+                m.meta.result = Outcome([0, 0], [winner], "resignation")
                 return await self._commit_moves(m, state, state, [event], [], read, acted=None, human=True)
             m.seats[seat].ai = True
             m.seats[seat].level = None
             if not any(not s.ai for s in m.seats):
-                return await self._cancel(m, state, event, read, ended_by=user_id)
+                return await self._cancel(m, state, event, read, ended_by=(user_id, m.seats[seat].name))
             return await self._commit_moves(m, state, state, [event], [], read, acted=None, human=True)
 
-    async def end(self, match_id: int, user_id: int, *, moderator: bool) -> Update:
+    async def end(self, match_id: int, user_id: int, *, moderator: bool, name: str | None = None) -> Update:
+        """The host or a moderator ends a live match; ``name``: theirs as shown (a moderator may not
+        be seated, so the row could not name them otherwise)."""
         async with self._writing(match_id) as (m, state):
             if m.status not in LIVE:
                 raise MatchOver()
             if not (user_id == m.host_id or moderator):
                 raise LobbyError("end.not_allowed")
-            return await self._cancel(m, state, Event("ended", {"by": user_id}), m.version, ended_by=user_id)
+            seat = self.seat_of(m, user_id)
+            if name is None and seat is not None:
+                name = m.seats[seat].name
+            event = Event("ended", {"by": user_id})
+            return await self._cancel(m, state, event, m.version, ended_by=(user_id, name))
 
-    async def _cancel(self, m: MatchRow, state: Any, event: Event, read: int, **meta: Any) -> Update:
-        """Close a live match for good (ended, abandoned, expired, channel gone), saying why."""
+    async def _cancel(
+        self,
+        m: MatchRow,
+        state: Any,
+        event: Event,
+        read: int,
+        *,
+        ended_by: tuple[int, str | None] | None = None,
+    ) -> Update:
+        """Close a live match for good (ended, abandoned, expired, channel gone), saying why (and who
+        ended it: their user id and name)."""
         m.status = "cancelled"
-        m.meta = {**m.meta, **meta, "events": [event.dump()], "new_turn": []}
+        if ended_by is not None:
+            m.meta.ended_by, m.meta.ended_by_name = ended_by
+        m.meta.events, m.meta.new_turn = [event], []
         m.version += 1
         m.public_version = m.version
         await self._commit(m, state, [], read)
@@ -612,6 +619,15 @@ class Matches:
         async with self._writing(match_id) as (m, state):
             if m.status in LIVE:
                 await self._cancel(m, state, Event("channel_gone"), m.version)
+
+    async def move(self, match_id: int, channel_id: int) -> Update:
+        """The match now lives in ``channel_id`` (its own thread): clicks, timers and the channel's
+        one-live-match rule follow it. No new version: every control stays valid."""
+        async with self._writing(match_id) as (m, state):
+            m.channel_id = channel_id
+            await self.store.commit(m, [], self.now(), m.version)
+            self._remember(m, state)
+            return Update(m, state)
 
     async def close_channel(self, channel_id: int) -> int | None:
         m = await self.live_in_channel(channel_id)
@@ -837,13 +853,16 @@ class Matches:
         return steps
 
     async def mark_once(self, match_id: int, key: str) -> bool:
-        """Note ``key`` in a finished match's meta (with the time) unless it is there already; True if
-        this call noted it. For what must happen once per match even across restarts and processes (its
-        recap). A new version, but not a new public one: the match's buttons stay valid."""
+        """Note ``key`` (a time stamp of MatchMeta: ``recap``) in a finished match's meta (with the time)
+        unless it is there already; True if this call noted it. For what must happen once per match even
+        across restarts and processes (its recap). A new version, but not a new public one: the match's
+        buttons stay valid."""
+        if key not in ONCE_KEYS:
+            raise ValueError(f"mark_once: {key!r} is not one of {ONCE_KEYS}")
         async with self._writing(match_id) as (m, state):
-            if key in m.meta:
+            if getattr(m.meta, key) is not None:
                 return False
-            m.meta = {**m.meta, key: self.now()}
+            setattr(m.meta, key, self.now())
             m.version += 1  # a conditional write: of two processes racing to note it, one wins
             await self.store.commit(m, [], self.now(), m.version - 1)
             self._remember(m, state)

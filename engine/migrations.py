@@ -85,6 +85,33 @@ SQLITE: list[str] = [
     CREATE INDEX ratings_board ON ratings(guild_id, game, ordinal DESC);
     CREATE INDEX ratings_by_player ON ratings(guild_id, player);
     """,
+    # 6: where each surface of a match lives (the board message, a seat's DM, a seat's open panel and
+    # the token that reaches it, the turn ping, the recap, the line in the parent channel of a match
+    # played in a thread), written without the match's lock; ``version`` is what a surface last
+    # claimed (a ping's turn, a recap sent once). Server settings (threads per match). Boards already
+    # posted move in; seats' DMs are read from the old seat fields until they are next written.
+    """
+    CREATE TABLE surfaces (
+        match_id   INTEGER NOT NULL,
+        kind       TEXT    NOT NULL,
+        seat       INTEGER NOT NULL,
+        channel_id INTEGER,
+        message_id INTEGER,
+        token      TEXT,
+        version    INTEGER NOT NULL,
+        at         REAL    NOT NULL,
+        PRIMARY KEY (match_id, kind, seat)
+    );
+    INSERT INTO surfaces (match_id, kind, seat, channel_id, message_id, token, version, at)
+        SELECT id, 'board', -1, channel_id, message_id, NULL, public_version, updated FROM matches
+        WHERE message_id IS NOT NULL;
+    CREATE TABLE guild_settings (
+        guild_id INTEGER NOT NULL,
+        name     TEXT    NOT NULL,
+        value    TEXT    NOT NULL,
+        PRIMARY KEY (guild_id, name)
+    );
+    """,
 ]
 
 POSTGRES: list[str] = [
@@ -159,6 +186,28 @@ POSTGRES: list[str] = [
     );
     CREATE INDEX ratings_board ON ratings(guild_id, game, ordinal DESC);
     CREATE INDEX ratings_by_player ON ratings(guild_id, player);
+    """,
+    """
+    CREATE TABLE surfaces (
+        match_id   BIGINT  NOT NULL,
+        kind       TEXT    NOT NULL,
+        seat       INTEGER NOT NULL,
+        channel_id BIGINT,
+        message_id BIGINT,
+        token      TEXT,
+        version    INTEGER NOT NULL,
+        at         DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (match_id, kind, seat)
+    );
+    INSERT INTO surfaces (match_id, kind, seat, channel_id, message_id, token, version, at)
+        SELECT id, 'board', -1, channel_id, message_id, NULL, public_version, updated FROM matches
+        WHERE message_id IS NOT NULL;
+    CREATE TABLE guild_settings (
+        guild_id BIGINT NOT NULL,
+        name     TEXT   NOT NULL,
+        value    TEXT   NOT NULL,
+        PRIMARY KEY (guild_id, name)
+    );
     """,
 ]
 

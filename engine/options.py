@@ -11,7 +11,9 @@ from engine.errors import LobbyError
 
 # Options every game has, handled by the match engine rather than the rules.
 TURN_SECONDS = Integer("turn_seconds", default=120, low=10, high=86400)
-PLATFORM: tuple[Option, ...] = (TURN_SECONDS,)
+# play the match in its own thread (bot.surfaces.thread); unset: the server's setting decides
+THREAD = Flag("thread", default=False)
+PLATFORM: tuple[Option, ...] = (TURN_SECONDS, THREAD)
 
 
 def declared(game_options: Iterable[Option]) -> tuple[Option, ...]:

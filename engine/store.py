@@ -20,7 +20,8 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from engine import ratings
+from engine import ratings, records
+from engine.meta import MatchMeta
 from engine.migrations import SCHEMA_VERSION
 
 log = logging.getLogger(__name__)
@@ -76,7 +77,7 @@ class MatchRow:
     seats: list[SeatInfo]
     options: dict[str, Any]
     state: dict[str, Any] | None  # the game's dump(), wrapped on disk in {schema, game, state}
-    meta: dict[str, Any] = field(default_factory=dict)
+    meta: MatchMeta = field(default_factory=MatchMeta)  # typed and versioned (engine.meta)
     timers: dict[str, float] = field(default_factory=dict)  # timer key -> absolute due time
     public_version: int = 0  # the version at which the public view last changed
 
@@ -119,7 +120,7 @@ _COLUMNS = (
     "id, game, guild_id, channel_id, message_id, host_id, status, version, seed, seats, options, "
     "state, meta, timers, public_version"
 )
-_MUTABLE = "message_id, status, version, seats, options, state, meta, timers, public_version, deadline"
+_MUTABLE = "channel_id, message_id, status, version, seats, options, state, meta, timers, public_version, deadline"
 _MUTABLE_SLOTS = ",".join("?" * (len(_MUTABLE.split(",")) + 1))  # ... and "updated"
 _LIVE_SQL = "status IN ('lobby','active')"
 
@@ -141,7 +142,7 @@ def _row_to_match(r: tuple[Any, ...]) -> MatchRow:
         seats=[SeatInfo(**s) for s in json.loads(seats)],
         options=json.loads(options),
         state=env["state"] if env else None,
-        meta=json.loads(meta),
+        meta=MatchMeta.load(json.loads(meta)),
         timers=json.loads(timers),
         public_version=public_version,
     )
@@ -150,8 +151,8 @@ def _row_to_match(r: tuple[Any, ...]) -> MatchRow:
 def _mutable_values(m: MatchRow) -> tuple[Any, ...]:
     """The columns a commit rewrites, in _MUTABLE's order."""
     seats = json.dumps([s.dump() for s in m.seats])
-    return (m.message_id, m.status, m.version, seats, json.dumps(m.options), _envelope(m.game, m.state),
-            json.dumps(m.meta), json.dumps(m.timers), m.public_version, m.deadline)  # fmt: skip
+    return (m.channel_id, m.message_id, m.status, m.version, seats, json.dumps(m.options), _envelope(m.game, m.state),
+            json.dumps(m.meta.dump()), json.dumps(m.timers), m.public_version, m.deadline)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -177,10 +178,82 @@ class Conn(Protocol):
     async def executemany(self, sql: str, rows: list[tuple[Any, ...]]) -> None: ...
 
 
+@dataclass(frozen=True)
+class SurfaceRow:
+    """Where one surface of a match lives (bot.surfaces): a message in a channel, and for a surface
+    reached through an interaction (an ephemeral panel) the token Discord lets a bot use for 15
+    minutes after ``at``. ``seat`` is -1 for a surface of the whole match; ``version`` is the last one
+    claimed (a ping's turn, a recap sent once)."""
+
+    match_id: int
+    kind: str
+    seat: int = -1
+    channel_id: int | None = None
+    message_id: int | None = None
+    token: str | None = None
+    version: int = 0
+    at: float = 0.0
+
+
+_SURFACE_COLUMNS = "match_id, kind, seat, channel_id, message_id, token, version, at"
+
+
+class SurfaceQueries:
+    """Surface addresses and server settings: small rows written without a match's lock (showing a
+    board never waits for, or commits to, the match)."""
+
+    _read: Callable[[], contextlib.AbstractAsyncContextManager[Conn]]
+    _transaction: Callable[[], contextlib.AbstractAsyncContextManager[Conn]]
+
+    async def surfaces(self, match_id: int) -> list[SurfaceRow]:
+        async with self._read() as db:
+            rows = await db.fetch(f"SELECT {_SURFACE_COLUMNS} FROM surfaces WHERE match_id=?", match_id)
+        return [SurfaceRow(*r) for r in rows]
+
+    async def put_surface(self, row: SurfaceRow) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                f"INSERT INTO surfaces ({_SURFACE_COLUMNS}) VALUES (?,?,?,?,?,?,?,?) "
+                "ON CONFLICT (match_id, kind, seat) DO UPDATE SET channel_id=excluded.channel_id, "
+                "message_id=excluded.message_id, token=excluded.token, version=excluded.version, at=excluded.at",
+                row.match_id, row.kind, row.seat, row.channel_id, row.message_id, row.token, row.version, row.at,
+            )  # fmt: skip
+
+    async def claim_surface(self, row: SurfaceRow) -> bool:
+        """Write ``row`` only if its version is newer than the stored one: True for the one caller, in
+        any process, that claimed this version (a ping per turn, a recap once)."""
+        async with self._transaction() as db:
+            changed = await db.execute(
+                f"INSERT INTO surfaces ({_SURFACE_COLUMNS}) VALUES (?,?,?,?,?,?,?,?) "
+                "ON CONFLICT (match_id, kind, seat) DO UPDATE SET channel_id=excluded.channel_id, "
+                "message_id=excluded.message_id, token=excluded.token, version=excluded.version, at=excluded.at "
+                "WHERE surfaces.version < excluded.version",
+                row.match_id, row.kind, row.seat, row.channel_id, row.message_id, row.token, row.version, row.at,
+            )  # fmt: skip
+        return changed == 1
+
+    async def drop_surface(self, match_id: int, kind: str, seat: int = -1) -> None:
+        async with self._transaction() as db:
+            await db.execute("DELETE FROM surfaces WHERE match_id=? AND kind=? AND seat=?", match_id, kind, seat)
+
+    async def guild_setting(self, guild_id: int, name: str) -> str | None:
+        async with self._read() as db:
+            rows = await db.fetch("SELECT value FROM guild_settings WHERE guild_id=? AND name=?", guild_id, name)
+        return rows[0][0] if rows else None
+
+    async def set_guild_setting(self, guild_id: int, name: str, value: str) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO guild_settings (guild_id, name, value) VALUES (?,?,?) "
+                "ON CONFLICT (guild_id, name) DO UPDATE SET value=excluded.value",
+                guild_id, name, value,
+            )  # fmt: skip
+
+
 Listener = Callable[[int, int, int | None], Awaitable[None] | None]  # (match id, version, guild id)
 
 
-class Store(abc.ABC):
+class Store(abc.ABC, SurfaceQueries):
     """The queries; subclasses provide ``_read`` (a connection) and ``_transaction`` (one
     transaction: committed when the block ends, rolled back if it raises)."""
 
@@ -202,10 +275,10 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def schema_version(self) -> int: ...
 
-    async def listen(self, listener: Listener) -> None:  # noqa: B027 (a no-op unless shared)
+    async def listen(self, listener: Listener) -> None:
         """Call ``listener`` when another process commits a match (only shared databases do)."""
 
-    async def _notify(self, db: Conn, m: MatchRow) -> None:  # noqa: B027 (a no-op unless shared)
+    async def _notify(self, db: Conn, m: MatchRow) -> None:
         """Within a commit: tell other processes (only shared databases do)."""
 
     @property
@@ -219,9 +292,9 @@ class Store(abc.ABC):
         """Insert a new match; raises ChannelTaken if the channel already has a live one."""
         async with self._transaction() as db:
             rows = await db.fetch(
-                f"INSERT INTO matches (game, guild_id, channel_id, host_id, seed, created, {_MUTABLE}, updated) "
-                f"VALUES (?,?,?,?,?,?,{_MUTABLE_SLOTS}) RETURNING id",
-                m.game, m.guild_id, m.channel_id, m.host_id, m.seed, now, *_mutable_values(m), now,
+                f"INSERT INTO matches (game, guild_id, host_id, seed, created, {_MUTABLE}, updated) "
+                f"VALUES (?,?,?,?,?,{_MUTABLE_SLOTS}) RETURNING id",
+                m.game, m.guild_id, m.host_id, m.seed, now, *_mutable_values(m), now,
             )  # fmt: skip
             m.id = int(rows[0][0])
             await self._notify(db, m)
@@ -235,11 +308,17 @@ class Store(abc.ABC):
         read_version: int,
         *,
         rated: ratings.Result | None = None,
+        record: records.Claim | None = None,
     ) -> None:
         """Snapshot + action-log rows + timers in ONE transaction, only if the row is still at
         ``read_version`` (else WriteConflict and nothing written). ``rated``: the commit finishes the
-        match, and its players' stats and ratings change in the same transaction."""
+        match, and its players' stats and ratings change in the same transaction. ``record``: it
+        finishes a solo run, whose result becomes its player's record if it beats it (engine.records),
+        in the same transaction too; what it did is noted in ``m.meta.record`` before the row is written."""
         async with self._transaction() as db:
+            if record is not None:
+                before, new = await self._write_record(db, record, m.id, now)
+                m.meta.record = records.noted(record, before, new)
             changed = await db.execute(
                 f"UPDATE matches SET ({_MUTABLE}, updated) = ({_MUTABLE_SLOTS}) WHERE id=? AND version=?",
                 *_mutable_values(m), now, m.id, read_version,
@@ -340,7 +419,7 @@ class Store(abc.ABC):
             rows = await db.fetch("SELECT channel_id FROM matches WHERE id=?", match_id)
             await db.execute(
                 "UPDATE matches SET status='broken', timers='{}', deadline=NULL, updated=?, meta=? WHERE id=?",
-                now, json.dumps({"broken": reason[:500]}), match_id,
+                now, json.dumps(MatchMeta(broken=reason[:500]).dump()), match_id,
             )  # fmt: skip
         return rows[0][0] if rows else None
 
@@ -377,24 +456,33 @@ class Store(abc.ABC):
     ) -> tuple[Record | None, bool]:
         """Keep ``value`` as the player's record if it beats the stored one (``higher``: more is better).
         Returns (the record before this match, whether this match set a new one); asking again for the
-        same match gives the same answer (a finishing commit may be retried)."""
+        same match gives the same answer. On its own transaction; a finishing commit does the same
+        within its own (``commit(..., record=...)``)."""
+        claim = records.Claim(user_id, game, mode, float(value), higher)
         async with self._transaction() as db:
-            rows = await db.fetch(
-                "SELECT best, previous, match_id FROM records WHERE user_id=? AND game=? AND mode=?",
-                user_id, game, mode,
-            )  # fmt: skip
-            old = Record(*rows[0]) if rows else None
-            if old is not None and old.match_id == match_id:  # set by this very match already
-                before = None if old.previous is None else Record(old.previous, None, 0)
-                return before, True
-            if old is not None and not (value > old.best if higher else value < old.best):
-                return old, False
-            await db.execute(
-                "INSERT INTO records (user_id, game, mode, best, previous, match_id, at) VALUES (?,?,?,?,?,?,?) "
-                "ON CONFLICT (user_id, game, mode) DO UPDATE SET best=excluded.best, "
-                "previous=excluded.previous, match_id=excluded.match_id, at=excluded.at",
-                user_id, game, mode, float(value), old.best if old else None, match_id, now,
-            )  # fmt: skip
+            return await self._write_record(db, claim, match_id, now)
+
+    async def _write_record(
+        self, db: Conn, claim: records.Claim, match_id: int, now: float
+    ) -> tuple[Record | None, bool]:
+        """Within a transaction: keep the claim if it beats the stored record (conditional), and answer
+        the same for the same match again (idempotent: a finishing commit may be retried)."""
+        rows = await db.fetch(
+            "SELECT best, previous, match_id FROM records WHERE user_id=? AND game=? AND mode=?",
+            claim.user_id, claim.game, claim.mode,
+        )  # fmt: skip
+        old = Record(*rows[0]) if rows else None
+        if old is not None and old.match_id == match_id:  # set by this very match already
+            before = None if old.previous is None else Record(old.previous, None, 0)
+            return before, True
+        if old is not None and not claim.beats(old.best):
+            return old, False
+        await db.execute(
+            "INSERT INTO records (user_id, game, mode, best, previous, match_id, at) VALUES (?,?,?,?,?,?,?) "
+            "ON CONFLICT (user_id, game, mode) DO UPDATE SET best=excluded.best, "
+            "previous=excluded.previous, match_id=excluded.match_id, at=excluded.at",
+            claim.user_id, claim.game, claim.mode, claim.value, old.best if old else None, match_id, now,
+        )  # fmt: skip
         return old, True
 
     # ---- stats and ratings ----------------------------------------------------------------------
@@ -441,12 +529,13 @@ class Store(abc.ABC):
         return [ratings.Standing(*r) for r in rows]
 
 
-def open_store(target: str, *, exclusive: bool = True) -> Store:
-    """The store for ``target``: a postgresql:// URL (several processes), or a SQLite file path."""
+def open_store(target: str, *, exclusive: bool = True, notify_channel: str | None = None) -> Store:
+    """The store for ``target``: a postgresql:// URL (several processes), or a SQLite file path.
+    ``notify_channel``: PostgreSQL's NOTIFY channel (None: PG_NOTIFY_CHANNEL, else stoneage_matches)."""
     if target.startswith(("postgresql://", "postgres://")):
         from engine.store_postgres import PostgresStore
 
-        return PostgresStore(target)
+        return PostgresStore(target, notify_channel=notify_channel)
     from engine.store_sqlite import SqliteStore
 
     return SqliteStore(target, exclusive=exclusive)

@@ -28,7 +28,13 @@ from engine.store import BUSY_SECONDS, ChannelTaken, Listener, MatchRow, Store, 
 
 log = logging.getLogger(__name__)
 
-MIGRATION_LOCK = 0x5547_4148  # pg_advisory_xact_lock key: one process migrates at a time ("UGAH")
+# The names several processes of one install must agree on; each can be changed in the environment
+# (PG_NOTIFY_CHANNEL, PG_MIGRATION_LOCK; bot.settings checks them), the constructor's arguments win.
+# Before the rename (issue 18) they were "ugah_matches" and 0x5547_4148 ("UGAH"): processes of the old
+# and the new version neither hear each other's commits nor wait for each other's migrations, so stop
+# the old ones before starting the new (or set both variables to the old values for a rolling upgrade).
+NOTIFY_CHANNEL = "stoneage_matches"  # NOTIFY channel of commits; "_<schema>" appended outside public
+MIGRATION_LOCK = 0x5354_4F4E  # pg_advisory_xact_lock key: one process migrates at a time ("STON")
 # What "try again in a moment" covers: another process's row lock held too long, a statement timeout,
 # a lost or refused connection, a pool with no free connection in time.
 _BUSY = (
@@ -85,14 +91,29 @@ class PostgresStore(Store):
     kind = "postgresql"
     shared = True
 
-    def __init__(self, url: str, *, schema: str | None = None, pool_size: int | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        schema: str | None = None,
+        pool_size: int | None = None,
+        notify_channel: str | None = None,
+        migration_lock: int | None = None,
+    ) -> None:
         self.url = url
         self.schema = schema  # tests and benchmarks isolate themselves in a schema of their own
         self.pool_size = pool_size or int(os.environ.get("DATABASE_POOL_SIZE", "10"))
+        self.notify_channel = (
+            notify_channel or os.environ.get("PG_NOTIFY_CHANNEL", "").strip() or NOTIFY_CHANNEL
+        )
+        if migration_lock is None:
+            lock = os.environ.get("PG_MIGRATION_LOCK", "").strip()
+            migration_lock = int(lock, 0) if lock else MIGRATION_LOCK
+        self.migration_lock = migration_lock
         self._pool: asyncpg.Pool | None = None
         self._listen_conn: asyncpg.Connection | None = None
         self._listeners: list[Listener] = []
-        self._channel = "ugah_matches"
+        self._channel = self.notify_channel
         self._closing = False
         self._tasks: set[asyncio.Task[None]] = set()  # listeners at work, cancelled on close
 
@@ -124,10 +145,10 @@ class PostgresStore(Store):
                 timeout=10,
             )
             async with self._pool.acquire() as conn, conn.transaction():
-                await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+                await conn.execute("SELECT pg_advisory_xact_lock($1)", self.migration_lock)
                 await self._migrate(conn)
                 schema = await conn.fetchval("SELECT current_schema()")
-            self._channel = "ugah_matches" if schema == "public" else f"ugah_matches_{schema}"
+            self._channel = self.notify_channel if schema == "public" else f"{self.notify_channel}_{schema}"
         except StoreError:
             await self.close()
             raise

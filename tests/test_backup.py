@@ -107,6 +107,27 @@ def test_sqlite_backup_of_a_missing_database_says_so(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+async def test_sqlite_backup_finds_the_database_of_an_install_from_before_the_rename(tmp_path):
+    """DATABASE_PATH unset: data/stoneage.db, or an older install's data/ugah.db, copied where it is
+    (the bot renames it at its next start, not the backup)."""
+    (tmp_path / "data").mkdir()
+    await make_sqlite_database(tmp_path / "data" / "ugah.db")
+    result = run_backup(tmp_path / "copy.db", tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "data/ugah.db -> " in result.stdout
+    assert sqlite_contents(tmp_path / "copy.db") == sqlite_contents(tmp_path / "data" / "ugah.db")
+    assert "stoneage.db" not in " ".join(p.name for p in (tmp_path / "data").iterdir())
+    (tmp_path / "data" / "ugah.db").rename(tmp_path / "data" / "stoneage.db")
+    result = run_backup(tmp_path / "copy2.db", tmp_path)
+    assert result.returncode == 0 and "data/stoneage.db -> " in result.stdout, result.stderr
+
+
+def test_sqlite_backup_without_any_database_names_the_default(tmp_path):
+    result = run_backup(tmp_path / "copy.db", tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines() == ["error: no database at data/stoneage.db (DATABASE_PATH)"]
+
+
 async def test_a_failed_backup_leaves_an_existing_target_alone(tmp_path):
     target = tmp_path / "copy.db"
     target.write_text("yesterday's backup")
@@ -122,21 +143,28 @@ async def test_a_failed_backup_leaves_an_existing_target_alone(tmp_path):
 
 
 def test_redaction_hides_the_password_wherever_it_is():
-    url = f"postgresql://ugah:{QUOTED}@db:5432/ugah?sslmode=require"
-    assert redact(url) == "postgresql://ugah:***@db:5432/ugah?sslmode=require"
-    assert split_password(url) == ("postgresql://ugah@db:5432/ugah?sslmode=require", PASSWORD)
-    in_query = f"postgres://ugah@h1:5432,h2:5433/ugah?password={QUOTED}&application_name=bot"
-    assert redact(in_query) == "postgres://ugah@h1:5432,h2:5433/ugah?password=***&application_name=bot"
-    assert split_password(in_query) == ("postgres://ugah@h1:5432,h2:5433/ugah?application_name=bot", PASSWORD)
-    assert split_password("postgresql://ugah@db/ugah") == ("postgresql://ugah@db/ugah", None)
-    assert redact("postgresql:///ugah?host=/run/postgresql") == "postgresql:///ugah?host=/run/postgresql"
+    url = f"postgresql://stoneage:{QUOTED}@db:5432/stoneage?sslmode=require"
+    assert redact(url) == "postgresql://stoneage:***@db:5432/stoneage?sslmode=require"
+    assert split_password(url) == ("postgresql://stoneage@db:5432/stoneage?sslmode=require", PASSWORD)
+    in_query = f"postgres://stoneage@h1:5432,h2:5433/stoneage?password={QUOTED}&application_name=bot"
+    assert (
+        redact(in_query) == "postgres://stoneage@h1:5432,h2:5433/stoneage?password=***&application_name=bot"
+    )
+    assert split_password(in_query) == (
+        "postgres://stoneage@h1:5432,h2:5433/stoneage?application_name=bot",
+        PASSWORD,
+    )
+    assert split_password("postgresql://stoneage@db/stoneage") == ("postgresql://stoneage@db/stoneage", None)
+    assert (
+        redact("postgresql:///stoneage?host=/run/postgresql") == "postgresql:///stoneage?host=/run/postgresql"
+    )
 
 
 def test_postgres_backup_without_pg_dump_names_the_package(tmp_path):
     empty = tmp_path / "bin"
     empty.mkdir()
-    url = f"postgresql://ugah:{QUOTED}@127.0.0.1:1/ugah"
-    result = run_backup(tmp_path / "ugah.dump", tmp_path, DATABASE_URL=url, PATH=str(empty))
+    url = f"postgresql://stoneage:{QUOTED}@127.0.0.1:1/stoneage"
+    result = run_backup(tmp_path / "stoneage.dump", tmp_path, DATABASE_URL=url, PATH=str(empty))
     assert result.returncode == 1
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: pg_dump not found"), result.stderr
@@ -147,12 +175,12 @@ def test_postgres_backup_without_pg_dump_names_the_package(tmp_path):
 
 @pytest.mark.skipif(shutil.which("pg_dump") is None, reason="pg_dump is not installed")
 def test_postgres_backup_of_an_unreachable_server_fails_in_one_line_without_the_password(tmp_path):
-    url = f"postgresql://ugah:{QUOTED}@127.0.0.1:1/ugah?connect_timeout=5"
-    result = run_backup(tmp_path / "ugah.dump", tmp_path, DATABASE_URL=url)
+    url = f"postgresql://stoneage:{QUOTED}@127.0.0.1:1/stoneage?connect_timeout=5"
+    result = run_backup(tmp_path / "stoneage.dump", tmp_path, DATABASE_URL=url)
     assert result.returncode == 1
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(
-        "error: pg_dump failed for postgresql://ugah:***@127.0.0.1:1/"
+        "error: pg_dump failed for postgresql://stoneage:***@127.0.0.1:1/"
     )
     assert PASSWORD not in result.stdout + result.stderr and QUOTED not in result.stdout + result.stderr
     assert list(tmp_path.iterdir()) == [], "no partial dump left behind"
@@ -214,7 +242,7 @@ async def test_postgres_backup_restores_into_a_fresh_database(postgres_url, tmp_
         finally:
             await src.close()
 
-        target = tmp_path / "ugah.dump"
+        target = tmp_path / "stoneage.dump"
         result = run_backup(target, tmp_path, DATABASE_URL=source_url)
         assert result.returncode == 0, result.stderr
         password = split_password(postgres_url)[1]

@@ -33,7 +33,7 @@ from bot.locales import en
 POT = LOCALE_DIR / "messages.pot"
 DOCS_IMAGES = Path(__file__).resolve().parents[1] / "docs" / "images"
 PLURAL_FORMS = "nplurals=2; plural=(n != 1);"  # German and Spanish alike
-PROJECT = "ugah-bot"
+PROJECT = "stoneage-bot"
 FIXED_DATE = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)  # keeps the .pot stable between runs
 
 
@@ -69,7 +69,7 @@ def _new_catalog(lang: str | None) -> Catalog:
         revision_date=FIXED_DATE,
         fuzzy=False,
         language_team=f"{lang} <none>" if lang else "LANGUAGE <none>",
-        last_translator="ugah-bot <none>",
+        last_translator=f"{PROJECT} <none>",
     )
     if lang:  # Babel's table gives Spanish three forms (CLDR 'many'); the catalogues use two
         cat.mime_headers = [*cat.mime_headers, ("Plural-Forms", PLURAL_FORMS)]

@@ -61,7 +61,7 @@ def running(*, durable: bool = False) -> Iterator[str]:
     bin_dir = binaries()
     if bin_dir is None:
         raise NoServer("no PostgreSQL binaries found (install Debian's postgresql package)")
-    folder = tempfile.mkdtemp(prefix="ugah-pg-")
+    folder = tempfile.mkdtemp(prefix="stoneage-pg-")
     os.chmod(folder, 0o755)
     data = os.path.join(folder, "data")
     run_as, user = _as_owner(folder)

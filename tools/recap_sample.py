@@ -14,6 +14,7 @@ from PIL import Image
 from bot.i18n import translator
 from bot.replay import moments, recap
 from engine import options
+from engine.meta import MatchMeta
 from engine.registry import computer_for, rules_for
 from engine.replay import rebuild
 from engine.store import LoggedAction, MatchRow, SeatInfo
@@ -34,7 +35,7 @@ def finished_match() -> tuple[MatchRow, list[LoggedAction]]:
     m = MatchRow(
         id=1, game=GAME, guild_id=1, channel_id=1, message_id=None, host_id=1, status="finished",
         version=len(log) + 1, seed=SEED, seats=[SeatInfo(None, n, ai=True) for n in NAMES], options=opts,
-        state=rules.dump(state), meta={"locale": "en"},
+        state=rules.dump(state), meta=MatchMeta(locale="en"),
     )  # fmt: skip
     return m, log
 

@@ -11,15 +11,18 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import GameBot
-from bot.delivery import NOT_SHOWN_KEYS, SHOWN, rendered
 from bot.games import UIS
 from bot.i18n import translator
 from bot.locales.en import MESSAGES as EN
 from bot.messages import Board
 from bot.names import clean_name
+from bot.render_pool import rendered
 from bot.replay import rules_pictures
+from bot.surfaces import thread
+from bot.surfaces.send import CHANNEL_GONE, FORBIDDEN, verdict
 from engine.errors import EngineError, MatchNotFound
 from engine.fair import export, seed_hash
+from engine.meta import MatchMeta
 
 
 def desc(key: str) -> app_commands.locale_str:
@@ -38,11 +41,16 @@ async def open_lobby(
     """Open a lobby in the interaction's channel and post it; with ``start`` the host's game begins at
     once (a one-player quick start such as ``/ubongo solo``): the first message is the game itself."""
     user = interaction.user
-    bot.delivery.note_locale(interaction)  # the host's DMs speak their language (the board the server's)
+    bot.surfaces.note_locale(interaction)  # the host's DMs speak their language (the board the server's)
     if interaction.channel_id is None or interaction.guild_id is None:
         await bot.reply_error(interaction, "error.guild_only")
         return
     name = clean_name(user.display_name)
+    if options.get("thread") is None:  # the server's choice, unless the start command made one
+        options = {
+            **options,
+            "thread": await bot.store.guild_setting(interaction.guild_id, thread.SETTING) == "on",
+        }
     try:
         update = await bot.matches.open_lobby(
             game,
@@ -51,7 +59,7 @@ async def open_lobby(
             user.id,
             name,
             options,
-            meta={"locale": str(interaction.guild_locale or "en")},
+            meta=MatchMeta(locale=str(interaction.guild_locale or "en")),
             host_locale=str(interaction.locale),
         )
     except EngineError as err:
@@ -65,7 +73,7 @@ async def open_lobby(
             await bot.matches.discard_lobby(mid)  # an unstartable lobby nobody asked for: gone
             await bot.reply_engine_error(interaction, err)
             return
-    board = await rendered(await bot.delivery.build(update.match, update.state))
+    board = await rendered(await bot.surfaces.public_board(update.match, update.state))
     try:
         response = await interaction.response.send_message(**board.kwargs(new=True))
         message_id = response.message_id
@@ -75,9 +83,9 @@ async def open_lobby(
         # nobody saw it: close it, or an invisible lobby (or game) would block the channel
         await bot.matches.discard_lobby(mid)
         raise
-    await bot.matches.attach_message(mid, message_id)
+    await bot.surfaces.adopt_board(update.match, interaction.channel_id, message_id, interaction.token)
     if start:
-        await bot.delivery.sync(mid)  # the seats' DMs
+        bot.surfaces.changed(mid)  # the seats' DMs
 
 
 class Common(commands.GroupCog, group_name="game", group_description=desc("cmd.game")):
@@ -107,28 +115,51 @@ class Common(commands.GroupCog, group_name="game", group_description=desc("cmd.g
             return
         key = "done.resigned_lost" if update.match.status == "finished" else "done.resigned"  # 2 seats: over
         await interaction.response.send_message(translator(interaction.locale)(key), ephemeral=True)
-        await self.bot.delivery.sync(mid)
+        self.bot.surfaces.changed(mid)
 
     @app_commands.command(name="end", description=desc("cmd.game.end"))
     async def end(self, interaction: discord.Interaction) -> None:
         if (mid := await self._live(interaction)) is None:
             return
         try:
-            await self.bot.matches.end(mid, interaction.user.id, moderator=self.bot.is_moderator(interaction))
+            await self.bot.matches.end(
+                mid,
+                interaction.user.id,
+                moderator=self.bot.is_moderator(interaction),
+                name=clean_name(interaction.user.display_name),
+            )
         except EngineError as err:
             await self.bot.reply_engine_error(interaction, err)
             return
         await interaction.response.send_message(translator(interaction.locale)("done.ended"), ephemeral=True)
-        await self.bot.delivery.sync(mid)
+        self.bot.surfaces.changed(mid)
 
     @app_commands.command(name="board", description=desc("cmd.game.board"))
     async def board(self, interaction: discord.Interaction) -> None:
         if (mid := await self._live(interaction)) is None:
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        shown = await self.bot.delivery.refresh(mid, repost=True)
-        key = "done.reposted" if shown == SHOWN else NOT_SHOWN_KEYS[shown]
+        key = "done.reposted"
+        try:
+            await self.bot.surfaces.repost(mid)
+        except discord.HTTPException as err:
+            what = verdict(err).what
+            key = {FORBIDDEN: "error.missing_permissions", CHANNEL_GONE: "error.channel_gone"}.get(
+                what, "error.not_shown"
+            )
         await interaction.followup.send(translator(interaction.locale)(key), ephemeral=True)
+
+    @app_commands.command(name="threads", description=desc("cmd.game.threads"))
+    @app_commands.describe(on=desc("opt.threads_on"))
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def threads(self, interaction: discord.Interaction, on: bool) -> None:
+        """The server's setting: every new match in its own thread (``/<game> start thread:`` still
+        decides for one match)."""
+        assert interaction.guild_id is not None
+        await self.bot.store.set_guild_setting(interaction.guild_id, thread.SETTING, "on" if on else "off")
+        key = "done.threads_on" if on else "done.threads_off"
+        await interaction.response.send_message(translator(interaction.locale)(key), ephemeral=True)
 
     @app_commands.command(name="fair", description=desc("cmd.game.fair"))
     @app_commands.describe(match=desc("opt.match"))

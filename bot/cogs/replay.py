@@ -10,6 +10,7 @@ from discord.ext import commands
 from bot.client import GameBot
 from bot.cogs.common import desc
 from bot.i18n import translator
+from bot.surfaces import replay_viewer
 from engine.errors import EngineError
 from engine.store import MatchRow
 
@@ -30,7 +31,7 @@ class Replay(commands.Cog):
     async def replay(self, interaction: discord.Interaction, match: int) -> None:
         """Opens at the start; ⏮ ◀ ▶ ⏭ step through (they keep working after a restart)."""
         try:
-            await self.bot.delivery.show_replay(interaction, match, 0, edit=False)
+            await replay_viewer.show(self.bot.matches, interaction, match, 0, edit=False)
         except EngineError as err:  # not this server's, still live, never started
             await self.bot.reply_engine_error(interaction, err)
 

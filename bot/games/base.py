@@ -14,7 +14,17 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.components import ActionButton, ActionSelect
+from bot.components import (
+    ACT,
+    CHOOSE,
+    DISPLAY,
+    DISPLAY_CHOICE,
+    PRIVATE_SURFACE,
+    PUBLIC_SURFACE,
+    ActionButton,
+    ActionSelect,
+    kind_for,
+)
 from bot.i18n import Translator, seat_name
 from engine.core import Event
 from engine.match import PRIVATE, PUBLIC
@@ -48,6 +58,9 @@ class Ctx:
         """Seat names for message text: markdown stays literal."""
         return [discord.utils.escape_markdown(n) for n in self.names]
 
+    def _kind(self, intent: str) -> str:
+        return kind_for(PUBLIC_SURFACE if self.seat is None else PRIVATE_SURFACE, intent)
+
     def view(self) -> dict[str, Any]:
         return rules_for(self.m.game).view(self.state, self.seat)
 
@@ -59,27 +72,25 @@ class Ctx:
         self, action: str, label: str, style: Any = discord.ButtonStyle.primary, **kw: Any
     ) -> ActionButton:
         """A button that applies ``action`` (a game action code) for whoever clicks it."""
-        kind = "g" if self.seat is None else "p"
-        return ActionButton(kind, self.m.id, self.version, action, label=label, style=style, **kw)
+        return ActionButton(self._kind(ACT), self.m.id, self.version, action, label=label, style=style, **kw)
 
     def display_button(
         self, display: str, label: str, style: Any = discord.ButtonStyle.secondary, **kw: Any
     ) -> ActionButton:
         """A button that only redraws this surface with ``display`` as its display state: it commits
         nothing, and the state lives in the custom_id, so it survives a restart."""
-        kind = "v" if self.seat is None else "w"
-        return ActionButton(kind, self.m.id, self.version, display, label=label, style=style, **kw)
+        return ActionButton(
+            self._kind(DISPLAY), self.m.id, self.version, display, label=label, style=style, **kw
+        )
 
     def select(self, arg: str, options: list[discord.SelectOption], **kw: Any) -> ActionSelect:
         """A select whose chosen values the game's ``select_action`` turns into an action code."""
-        kind = "s" if self.seat is None else "q"
-        return ActionSelect(kind, self.m.id, self.version, arg, options=options, **kw)
+        return ActionSelect(self._kind(CHOOSE), self.m.id, self.version, arg, options=options, **kw)
 
     def display_select(self, options: list[discord.SelectOption], **kw: Any) -> ActionSelect:
         """A select that only redraws this surface: the chosen option's value becomes the display
         state (choose a piece, then where it goes); nothing is committed."""
-        kind = "x" if self.seat is None else "y"
-        return ActionSelect(kind, self.m.id, self.version, "d", options=options, **kw)
+        return ActionSelect(self._kind(DISPLAY_CHOICE), self.m.id, self.version, "d", options=options, **kw)
 
 
 @dataclass
@@ -116,11 +127,10 @@ class GameUI(Protocol):
     # up to 40 components, e.g. a 5x5 grid plus a row of other controls)
     layout: str
     # Optional, read with getattr: ``quick_starts`` (QuickStart commands of the game's group) and
-    # ``async annotate(store, m, state) -> dict`` (called as a game starts and finishes; its result
-    # joins the match's meta, e.g. personal records) and ``help_text(ctx) -> str`` (what the ? button
-    # tells ctx.seat, the player to move; without it, the labels of their legal actions' controls) and
-    # ``recap_moments(candidates, views) -> list[int]`` (refines which steps the animated recap of a
-    # finished game shows; bot.replay.moments keeps the first and last and caps them).
+    # ``help_text(ctx) -> str`` (what the ? button tells ctx.seat, the player to move; without it, the
+    # labels of their legal actions' controls) and ``recap_moments(candidates, views) -> list[int]``
+    # (refines which steps the animated recap of a finished game shows; bot.replay.moments keeps the
+    # first and last and caps them).
 
     def option_text(self, options: dict[str, Any], tr: Translator) -> str: ...
 

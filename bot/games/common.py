@@ -54,8 +54,8 @@ def story_lines(
 
 def _generic_key(e: Event, ctx: Ctx) -> str:
     """A resignation that ended the game (two seats) says so; otherwise a computer took the seat."""
-    result = ctx.m.meta.get("result") or {}
-    if e.kind == "resigned" and result.get("reason") == "resignation":
+    result = ctx.m.meta.result
+    if e.kind == "resigned" and result is not None and result.reason == "resignation":
         return "ev.resigned_lost"
     return f"ev.{e.kind}"
 

@@ -28,11 +28,9 @@ from engine.games.ubongo import (
     RULES,
     SOLO_MODES,
     SOLO_SIZES,
-    UbongoState,
     piece_spots,
 )
 from engine.games.ubongo_pieces import AREA, PIECE_IDS, cells_at
-from engine.store import MatchRow, Store
 from render.ubongo import EN_LABELS, render_table, render_task
 
 PAGE = 25  # Discord's most options in one select
@@ -86,30 +84,7 @@ def display_of(piece: str, index: int = 0) -> str:
     return f"{DISPLAY_PREFIX}.{piece}.{index}" if index else f"{DISPLAY_PREFIX}.{piece}"
 
 
-# ---- personal records ---------------------------------------------------------------------------------
-
-
-def record_mode(state: UbongoState) -> str | None:
-    """The records' mode of a solo run: the /ubongo solo choice (``time.5``, ``tasks.10``...), set
-    apart when played (through /ubongo start) on side B or without the yellow piece: those results are
-    not comparable with side A's."""
-    if state.mode == "race":
-        return None
-    mode = f"{state.mode}.{state.solo_size}"
-    if state.sides[0] != "A":
-        mode += f".{state.sides[0]}"
-    return mode + ".no_yellow" if state.no_yellow[0] else mode
-
-
-def solo_result(m: MatchRow, state: UbongoState) -> tuple[float, bool] | None:
-    """A finished solo run's result for the records: (value, higher is better). None when it sets
-    none: nothing solved in a time attack, or a speed run the clock stopped before its last task."""
-    if state.mode == "time":
-        return (float(state.done), True) if state.done else None
-    started, finished = m.meta.get("started_at"), m.meta.get("finished_at")
-    if state.done < state.solo_size or started is None or finished is None:
-        return None
-    return finished - started, False  # V5: the run's time, from the match's start and end
+# ---- personal records (kept by the engine: engine.records; shown from the match's meta) ----------------
 
 
 def _clock(seconds: float) -> str:
@@ -126,19 +101,20 @@ def _record_text(tr: Translator, mode: str, value: float) -> str:
 def record_lines(ctx: Ctx) -> list[str]:
     """The solo player's record from the match's meta (read as the run started, updated as it
     finished): the record to beat while it runs, then the run's time and whether it set a new one."""
-    rec, state, tr = ctx.m.meta.get("record"), ctx.state, ctx.tr
+    rec, state, tr = ctx.m.meta.record, ctx.state, ctx.tr
     if rec is None or state is None or state.mode == "race":
         return []
-    best, mode = rec.get("best"), state.mode
+    best, mode = rec.best, state.mode
     if state.phase != "over":
         return [tr("ubongo.record.yours", record=_record_text(tr, mode, best)) if best is not None
                 else tr("ubongo.record.none")]  # fmt: skip
-    lines = [tr("ubongo.record.run", time=_clock(rec["value"]))] if mode == "tasks" and "value" in rec else []
-    if rec.get("new") and rec.get("previous") is not None:
-        previous = _record_text(tr, mode, rec["previous"])
-        lines.append(tr("ubongo.record.new", record=_record_text(tr, mode, rec["value"]), previous=previous))
-    elif rec.get("new"):
-        lines.append(tr("ubongo.record.first", record=_record_text(tr, mode, rec["value"])))
+    value = rec.value
+    lines = [tr("ubongo.record.run", time=_clock(value))] if mode == "tasks" and value is not None else []
+    if value is not None and rec.new and rec.previous is not None:
+        previous = _record_text(tr, mode, rec.previous)
+        lines.append(tr("ubongo.record.new", record=_record_text(tr, mode, value), previous=previous))
+    elif value is not None and rec.new:
+        lines.append(tr("ubongo.record.first", record=_record_text(tr, mode, value)))
     elif best is not None:
         lines.append(tr("ubongo.record.kept", record=_record_text(tr, mode, best)))
     return lines
@@ -151,28 +127,6 @@ class UbongoUI:
     hand_emoji = "🧩"
     layout = "classic"  # five rows: pieces, places, browsing, lift / clear, set aside
     quick_starts = (QuickStart("solo", "mode", SOLO_STARTS),)  # /ubongo solo: alone, at once
-
-    async def annotate(self, store: Store, m: MatchRow, state: UbongoState) -> dict[str, Any]:
-        """A solo run starts: read the player's record to beat; it finishes: keep its result if it is
-        a new record. Both land in the match's meta under ``record`` for the surfaces to show."""
-        mode = record_mode(state) if state is not None else None
-        user = m.seats[0].user_id
-        if mode is None or user is None or m.seats[0].ai:
-            return {}
-        if m.status != "finished":
-            old = await store.record(user, self.game, mode)
-            return {"record": {"best": old.best if old else None}}
-        result = solo_result(m, state)
-        if result is None:
-            return {}  # the record read at the start stands
-        value, higher = result
-        before, new = await store.improve_record(
-            user, self.game, mode, value, m.id, m.meta["finished_at"], higher=higher
-        )
-        previous = before.best if before else None
-        return {
-            "record": {"best": value if new else previous, "value": value, "new": new, "previous": previous}
-        }
 
     # ---- lobby ------------------------------------------------------------------------------------
 

@@ -296,9 +296,9 @@ class UongaUI:
 
     def caption(self, events: list[Event], ctx: Ctx) -> str | None:
         """The turn's result for the image's banner: a capture, a pass, a tie, a draw, the winner."""
-        result = ctx.m.meta.get("result")
-        if result and result.get("reason") == "resignation":
-            return ctx.tr("uonga.caption.resigned", name=ctx.names[result["winners"][0]])
+        result = ctx.m.meta.result
+        if result is not None and result.reason == "resignation":
+            return ctx.tr("uonga.caption.resigned", name=ctx.names[result.winners[0]])
         shown = ("captured", "passed", "tie_pending", "taken", "draw", "game_over", "timeout")
         results = [e for e in events if e.visible_to(None) and e.kind in shown]
         if not results:

@@ -171,6 +171,32 @@ def solo_seconds(s: UbongoState) -> int:
     return s.solo_size * 60 if s.mode == "time" else s.solo_size * limit_seconds(s)
 
 
+# ---- personal records (kept by the engine: engine.records) -----------------------------------------
+
+
+def record_mode(s: UbongoState) -> str | None:
+    """The records' mode of a solo run: the /ubongo solo choice (``time.5``, ``tasks.10``...), set
+    apart when played (through /ubongo start) on side B or without the yellow piece: those results are
+    not comparable with side A's. None for a race (no records)."""
+    if s.mode == "race":
+        return None
+    mode = f"{s.mode}.{s.solo_size}"
+    if s.sides[0] != "A":
+        mode += f".{s.sides[0]}"
+    return mode + ".no_yellow" if s.no_yellow[0] else mode
+
+
+def record_result(s: UbongoState, seconds: float | None) -> tuple[float, bool] | None:
+    """A finished solo run's result for the records: (value, higher is better), given the run's
+    duration in seconds (None: unknown). None when it sets none: nothing solved in a time attack
+    (V4), or a speed run (V5) the clock stopped before its last task."""
+    if s.mode == "time":
+        return (float(s.done), True) if s.done else None
+    if s.mode != "tasks" or s.done < s.solo_size or seconds is None:
+        return None
+    return float(seconds), False  # V5: the run's time, from the match's start and end
+
+
 # ---- action codes ----------------------------------------------------------------------------------
 
 

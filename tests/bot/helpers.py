@@ -66,3 +66,15 @@ async def restart(env: Any, bot_factory: Any, **kwargs: Any) -> Any:
     await old.store.close()
     await env.restart_bot(bot_factory(**kwargs))
     return old
+
+
+async def board_message_id(env: Any, match_id: int) -> int | None:
+    """Where the bot keeps the match's board (its surface address), as it remembers it."""
+    m, _ = await env.bot.matches.get(match_id)
+    row = await env.bot.surfaces.board_row(m)
+    return row.message_id if row is not None else None
+
+
+async def dms_closed(env: Any, match_id: int) -> set[int]:
+    m, _ = await env.bot.matches.get(match_id)
+    return await env.bot.surfaces.addresses.closed_dms(m)

@@ -8,7 +8,15 @@ import random
 import discord
 import pytest
 
-from tests.bot.helpers import board, custom_ids, open_and_start, play_one, public_messages, setup_table
+from tests.bot.helpers import (
+    board,
+    board_message_id,
+    custom_ids,
+    open_and_start,
+    play_one,
+    public_messages,
+    setup_table,
+)
 
 # SimCord records every injected HTTP error a bot call raised, even those the bot handled; the
 # autouse `logged_errors` fixture still fails a test on any exception the bot did not handle.
@@ -27,9 +35,9 @@ async def assert_in_line(env, channel, mid):
     """The database equals its replay and the channel shows the latest committed state."""
     m, state = await env.bot.matches.get(mid)
     assert await env.bot.matches.replay(mid) == state
-    expected = await env.bot.delivery.build(m, state)
+    expected = await env.bot.surfaces.public_board(m, state)
     assert board(channel).content == expected.content
-    assert board(channel).id == m.message_id
+    assert board(channel).id == await board_message_id(env, mid)
     assert [a.description for a in board(channel).attachments] == [expected.alt], "the image is current too"
 
 
@@ -94,7 +102,7 @@ async def test_missing_permission_is_named_to_the_user(simcord_env):
     r = await alice.slash(channel, "game board")
     assert "Send Messages" in r.response.content
     m, _ = await env.bot.matches.get(mid)
-    assert m.status == "active" and board(channel).id == m.message_id, "the old board was left in place"
+    assert m.status == "active" and board(channel).id == await board_message_id(env, mid), "the old board was left in place"
 
 
 async def test_deleted_channel_closes_its_match(simcord_env):

@@ -87,7 +87,7 @@ async def test_a_game_in_a_german_server_with_a_spanish_player(simcord_env, user
     await alice.click(board(channel), custom_id=button_id(board(channel), "start", "l"))
     mid = int(button_id(board(channel), "hand", "h").split(":")[1])
     m, _ = await env.bot.matches.get(mid)
-    assert m.meta["locale"] == "de"
+    assert m.meta.locale == "de"
 
     first = board(channel)
     assert "Ugah Ugah!" in first.content and "Grundspiel" in first.content

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from bot.delivery import rendered
+from bot.render_pool import rendered
 from tests.bot.helpers import restart
 from tests.kit_honga import HongaKit
 from tests.kit_ubongo import UbongoKit
@@ -100,8 +100,8 @@ async def test_hidden_information_never_reaches_the_channel(kit, simcord_env):
         if m.status != "active":
             break
         twin = kit.perturb_hidden(state, random.Random(step))
-        real = await rendered(await env.bot.delivery.build(m, state))
-        other = await rendered(await env.bot.delivery.build(m, twin))
+        real = await rendered(await env.bot.surfaces.public_board(m, state))
+        other = await rendered(await env.bot.surfaces.public_board(m, twin))
         assert (real.content, real.alt, real.png) == (other.content, other.alt, other.png)
         await (await kit.next_click(env, channel, players, mid, rng))()
 

@@ -104,6 +104,19 @@ async def test_end_by_host_or_moderator_only(simcord_env):
     assert "ended by alice" in board(channel).content and custom_ids(board(channel)) == []
 
 
+async def test_a_moderator_who_is_not_seated_is_named_when_ending_a_game(simcord_env):
+    env = simcord_env
+    guild, channel, players = setup_table(env, 2)
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_messages=True))
+    mod = guild.add_member(env.create_user("modkate"), roles=[mods])
+    mid = await open_and_start(env, channel, players)
+    r = await mod.slash(channel, "game end")
+    assert r.ephemeral
+    m, _ = await env.bot.matches.get(mid)
+    assert m.status == "cancelled" and m.meta.ended_by == mod.user.id and m.meta.ended_by_name == "modkate"
+    assert "ended by modkate" in board(channel).content, "named, though not seated"
+
+
 async def test_resign_hands_seat_to_computer(simcord_env):
     env = simcord_env
     _, channel, players = setup_table(env, 3)

@@ -8,7 +8,7 @@ import pytest
 
 from engine.core import SYSTEM
 from tests.bot.concurrent import concurrent_dm_clicks
-from tests.bot.helpers import board, button_id, restart, setup_table
+from tests.bot.helpers import board, button_id, dms_closed, restart, setup_table
 from toy import rules as toy
 from toy.ui import register
 
@@ -136,7 +136,7 @@ async def test_closed_dms_fall_back_to_the_panel_and_the_game_goes_on(simcord_en
     await bob.click(board(channel), custom_id=button_id(board(channel), "join", "l"))
     await players[0].click(board(channel), custom_id=button_id(board(channel), "start", "l"))
     m = await env.bot.matches.live_in_channel(channel.id)
-    assert m.seats[1].dm == 0
+    assert await dms_closed(env, m.id) == {1}
     assert "bob: I can't send you direct messages" in board(channel).content
     r = await bob.click(board(channel), custom_id=button_id(board(channel), "hand", "h"))
     assert r.ephemeral and "your count is 0" in r.response.content

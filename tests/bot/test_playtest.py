@@ -95,7 +95,7 @@ def ping_posts(env: Any) -> list[Any]:
 
 async def expected_board(env: Any, mid: int) -> Any:
     m, state = await env.bot.matches.get(mid)
-    return await env.bot.delivery.build(m, state)
+    return await env.bot.surfaces.public_board(m, state)
 
 
 def labels(components: list[Any], prefix: str) -> dict[str, str]:
@@ -130,13 +130,14 @@ async def test_1_late_click_on_a_button_the_board_no_longer_has_is_answered(simc
     assert r.acknowledged, "no answer: the player sees 'This interaction failed'"
     assert r.ephemeral and "moved on" in r.response.content
     assert await env.bot.store.actions(mid) == before, "nothing is applied"
-    # a client behind a failed edit: the board is out of date, and the late click brings it in line
+    # a failed answer and two failed edits: the board's reconciler retries until it is in line
     env.inject_error("POST", "/interactions/*/callback", status=503, times=1)
     env.inject_error("PATCH", "/channels/*/messages/*", status=500, times=2)
     current = await current_player(env, players, mid)
     second = custom_ids(board(channel), "g:")[0]
     await current.click(board(channel), custom_id=second)
-    assert board(channel).content != (await expected_board(env, mid)).content, "the board is behind"
+    await env.bot.surfaces.settle(mid)
+    assert board(channel).content == (await expected_board(env, mid)).content, "the board caught up"
     m, _ = await env.bot.matches.get(mid)
     late = f"g:{mid}:{m.public_version}:pick.dinosaur.mammoth.bird.mm.bb"  # not on the stale board
     assert late not in custom_ids(board(channel))
@@ -247,7 +248,7 @@ async def test_4_three_computer_seats_every_human_line_survives(simcord_env):
             break
         await play_one(env, channel, players, mid, rng)
         m, state = await env.bot.matches.get(mid)
-        story = [e for e in (Event.load(e) for e in m.meta["events"]) if e.visible_to(None)]
+        story = [e for e in m.meta.events if e.visible_to(None)]
         content = board(channel).content
         assert "…" not in content
         ctx = Ctx(m, state, TR)
@@ -266,7 +267,7 @@ async def test_4_three_computer_seats_every_human_line_survives(simcord_env):
         if took and len(ai_turns) >= 3 and len(lines) > 8:
             long_stories += 1
         # the image's caption carries the turn's result, not its last micro-step
-        caption = (await env.bot.delivery.build(m, state)).draw.args[2]
+        caption = (await env.bot.surfaces.public_board(m, state)).draw.args[2]
         results = [e for e in story if UI._is_result(e) or e.kind == "timeout"]
         if m.status == "active":
             assert caption == (UI._line(results[-1], ctx.names, TR) if results else None)
@@ -394,9 +395,9 @@ async def test_6_single_legal_action_is_played_and_announced(simcord_env):
         assert len(custom_ids(board(channel), "g:")) > 1
         await play_one(env, channel, players, mid, rng)
         m, _ = await env.bot.matches.get(mid)
-        forced = [e for e in m.meta["events"] if e["kind"] == "forced"]
+        forced = [e for e in m.meta.events if e.kind == "forced"]
         for e in forced:
-            name = m.seats[e["data"]["seat"]].name
+            name = m.seats[e.data["seat"]].name
             assert EN["ev.forced"].format(name=name) in board(channel).content
         announced += len(forced)
     logged = await env.bot.store.actions(mid)

@@ -14,6 +14,7 @@ from PIL import Image, ImageChops
 from bot.games import UIS
 from bot.i18n import translator
 from bot.replay import step_board
+from bot.surfaces.recap import DELAY_SECONDS as RECAP_DELAY
 from engine import options as typed_options
 from engine.registry import rules_for
 from engine.replay import Step, rebuild
@@ -40,6 +41,8 @@ async def finished_game(env, seed=5):
     alice, bob, _carol = players
     mid = await open_and_start(env, channel, [alice, bob], variant="basic")
     await play_to_end(env, channel, [alice, bob], mid, random.Random(seed))
+    assert recaps(channel) == [], "never on the path of the click that ended the game"
+    await env.advance_time(RECAP_DELAY + 1)
     return guild, channel, players, mid
 
 
@@ -89,12 +92,11 @@ async def test_a_finished_game_gets_one_animated_recap(simcord_env, bot_factory)
     first = image.convert("RGB")
     image.seek(image.n_frames - 1)
     assert ImageChops.difference(first, image.convert("RGB")).getbbox() is not None, "the board moves"
-    m, _ = await env.bot.matches.get(mid)
-    assert "recap" in m.meta, "remembered with the match"
-    await env.bot.delivery.sync(mid)  # anything that brings the board in line again
+    assert await env.bot.surfaces.addresses.get(mid, "recap") is not None, "claimed once, for every process"
+    await env.bot.surfaces.settle(mid)  # anything that brings the board in line again
     assert len(recaps(channel)) == 1, "sent once"
     await restart(env, bot_factory)
-    await env.bot.delivery.sync(mid)
+    await env.bot.surfaces.settle(mid)
     assert len(recaps(channel)) == 1, "a restart does not send it again"
 
 

@@ -202,4 +202,4 @@ async def test_a_finished_game_is_offered_a_rematch_once(simcord_env, ending):
     assert await env.bot.matches.live_in_channel(channel.id) is None, "no second offer"
     assert len(public_messages(channel)) == count and board(channel).id == offer.id
     m, _ = await env.bot.matches.get(old.id)
-    assert m.status == "finished" and m.meta["rematch"] > old.id
+    assert m.status == "finished" and m.meta.rematch > old.id

@@ -18,7 +18,7 @@ from engine.games.ubongo import RULES, piece_spots
 from engine.games.ubongo_ai import COMPUTER, next_placement
 from render.ubongo import EN_LABELS
 from tests.bot.concurrent import concurrent_dm_clicks
-from tests.bot.helpers import board, button_id, custom_ids, restart, setup_table
+from tests.bot.helpers import board, button_id, custom_ids, dms_closed, restart, setup_table
 from tests.kit_ubongo import button, choose_piece, dm_board, option_values, place_click, select_of
 
 ROWS = re.compile(r"rows top to bottom \(# is a square to cover\): (.*?)\. Placed")
@@ -183,7 +183,7 @@ async def test_closed_dms_fall_back_to_the_panel_and_the_game_goes_on(simcord_en
     await bob.click(board(channel), custom_id=button_id(board(channel), "join", "l"))
     await players[0].click(board(channel), custom_id=button_id(board(channel), "start", "l"))
     m = await env.bot.matches.live_in_channel(channel.id)
-    assert m.seats[1].dm == 0 and "bob: I can't send you direct messages" in board(channel).content
+    assert await dms_closed(env, m.id) == {1} and "bob: I can't send you direct messages" in board(channel).content
     r = await bob.click(board(channel), custom_id=button_id(board(channel), "hand", "h"))
     assert r.ephemeral and "your puzzle" in r.response.content and r.response.attachments
     panel = r.response.message

@@ -264,7 +264,7 @@ async def test_resignation_ends_the_game_and_the_opponent_wins(simcord_env):
     r = await alice.slash(channel, "game resign")
     assert r.ephemeral and "your opponent wins" in r.response.content
     m, _ = await env.bot.matches.get(mid)
-    assert m.status == "finished" and m.meta["result"]["winners"] == [1]
+    assert m.status == "finished" and m.meta.result.winners == [1]
     final = board(channel)
     assert "Game over by resignation. Winner: bob" in final.content and "🏳 alice resigned" in final.content
     assert custom_ids(final) == [f"l:{m.id}:0:rematch"]

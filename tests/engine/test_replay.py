@@ -63,10 +63,10 @@ async def test_mark_once(matches):
     assert await matches.mark_once(mid, "recap") is True
     assert await matches.mark_once(mid, "recap") is False
     m, _ = await matches.get(mid)
-    assert "recap" in m.meta and m.version == before.version + 1, "a conditional write"
+    assert m.meta.recap is not None and m.version == before.version + 1, "a conditional write"
     assert m.public_version == before.public_version, "its buttons stay valid"
     stored = await matches.store.get(mid)
-    assert "recap" in stored.meta, "committed: a restart remembers it"
+    assert stored.meta.recap is not None, "committed: a restart remembers it"
 
 
 async def test_a_rematch_that_was_played_is_not_offered_again(matches):
@@ -82,7 +82,7 @@ async def test_a_rematch_that_was_played_is_not_offered_again(matches):
             await matches.rematch(mid, user, "x")
         assert refused.value.key == "rematch.once" and refused.value.params == {"game": "ugah"}
     assert await matches.live_in_channel(10) is None, "no second offer"
-    assert (await matches.get(mid))[0].meta["rematch"] == new.id
+    assert (await matches.get(mid))[0].meta.rematch == new.id
 
 
 async def test_a_servers_finished_games_newest_first(matches):

@@ -35,6 +35,9 @@ async def test_migrates_a_first_schema_database_and_keeps_its_matches(tmp_path):
         assert await store.schema_version() == len(MIGRATIONS) > 1
         m = await store.live_in_channel(10)
         assert m is not None and m.seats[0].name == "alice" and m.message_id == 55
+        # migration 6: the board posted by an earlier version is a surface address now (its buttons work)
+        rows = await store.surfaces(m.id)
+        assert [(r.kind, r.seat, r.channel_id, r.message_id) for r in rows] == [("board", -1, 10, 55)]
         indexes = {
             r[0] for r in await store.db.execute_fetchall("SELECT name FROM sqlite_master WHERE type='index'")
         }

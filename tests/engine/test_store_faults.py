@@ -90,8 +90,7 @@ async def test_a_stale_copy_cannot_overwrite_a_newer_lobby(engine):
         mid = u.match.id
         stale_writes = [
             lambda v: other.lobby(mid, v, 300, "carol", "join"),
-            lambda v: other.attach_message(mid, 4242),  # writes that are not moves are conditional too
-            lambda v: other.attach_dm(mid, 0, 4343, 4444),
+            lambda v: other.move(mid, 4242),  # writes that are not moves are conditional too
             lambda v: other.lobby(mid, v, 100, "alice", "ai"),
             lambda v: other.end(mid, 100, moderator=True),
         ]

@@ -11,14 +11,15 @@ import json
 import asyncpg
 import pytest
 
+from engine.meta import MatchMeta
 from engine.migrations import POSTGRES, SCHEMA_VERSION, SQLITE
-from engine.store import ChannelTaken, MatchRow, SeatInfo, StoreError, WriteConflict
-from engine.store_postgres import PostgresStore, redact
+from engine.store import ChannelTaken, MatchRow, SeatInfo, StoreError, WriteConflict, open_store
+from engine.store_postgres import MIGRATION_LOCK, NOTIFY_CHANNEL, PostgresStore, redact
 
 
 def a_match(channel: int = 10) -> MatchRow:
     return MatchRow(0, "ugah", 1, channel, None, 100, "lobby", 1, 2**62 + 5, [SeatInfo(100, "alice")],
-                    {}, None, {}, {"lobby:": 5.0}, 1)  # fmt: skip
+                    {}, None, MatchMeta(), {"lobby:": 5.0}, 1)  # fmt: skip
 
 
 async def raw(url: str, schema: str) -> asyncpg.Connection:
@@ -51,6 +52,8 @@ async def test_migrates_a_first_schema_database_and_keeps_its_matches(postgres_u
         m = await store.live_in_channel(10)
         assert m is not None and m.seats[0].name == "alice" and m.message_id == 55
         assert m.timers == {"turn:": 1234.5} and m.public_version == 3, "migration 3 moved the deadline"
+        rows = await store.surfaces(m.id)  # migration 6: the board is a surface address
+        assert [(r.kind, r.channel_id, r.message_id) for r in rows] == [("board", 10, 55)]
     finally:
         await store.close()
 
@@ -116,8 +119,41 @@ async def test_other_processes_hear_each_commit(postgres_url, pg_schema):
         await two.close()
 
 
+async def test_the_names_processes_share_come_from_the_settings(postgres_url, pg_schema, monkeypatch):
+    """NOTIFY channel and migration lock: the new defaults, else PG_NOTIFY_CHANNEL / PG_MIGRATION_LOCK
+    (bot.settings checks them), else what the caller passes; the schema suffix stays."""
+    monkeypatch.delenv("PG_NOTIFY_CHANNEL", raising=False)
+    monkeypatch.delenv("PG_MIGRATION_LOCK", raising=False)
+    plain = PostgresStore(postgres_url)
+    assert (plain.notify_channel, plain.migration_lock) == ("stoneage_matches", 0x5354_4F4E)
+    assert (NOTIFY_CHANNEL, MIGRATION_LOCK) == ("stoneage_matches", 0x5354_4F4E)
+    monkeypatch.setenv("PG_NOTIFY_CHANNEL", "ugah_matches")  # old and new processes side by side
+    monkeypatch.setenv("PG_MIGRATION_LOCK", "0x55474148")
+    legacy = PostgresStore(postgres_url)
+    assert (legacy.notify_channel, legacy.migration_lock) == ("ugah_matches", 0x5547_4148)
+    assert open_store(postgres_url, notify_channel="games").notify_channel == "games", "the caller wins"
+    ear, one = (PostgresStore(postgres_url, schema=pg_schema) for _ in range(2))
+    two = PostgresStore(postgres_url, schema=pg_schema, notify_channel="games")
+    for store in (ear, one, two):
+        await store.open()
+    heard: list[tuple[int, int, int | None]] = []
+    await ear.listen(lambda mid, version, guild: heard.append((mid, version, guild)))
+    try:
+        assert (one._channel, two._channel) == (f"ugah_matches_{pg_schema}", f"games_{pg_schema}")
+        await two.create(a_match(), 1.0)  # on another channel: not heard
+        m = await one.create(a_match(11), 1.0)
+        for _ in range(200):
+            if heard:
+                break
+            await asyncio.sleep(0.01)
+        assert heard == [(m.id, 1, 1)]
+    finally:
+        for store in (ear, one, two):
+            await store.close()
+
+
 async def test_an_unreachable_server_is_one_line_without_the_password():
-    store = PostgresStore("postgresql://ugah:s3cret@127.0.0.1:1/ugah")
+    store = PostgresStore("postgresql://stoneage:s3cret@127.0.0.1:1/stoneage")
     with pytest.raises(StoreError) as err:
         await store.open()
     assert "s3cret" not in str(err.value) and "***" in str(err.value) and "\n" not in str(err.value)

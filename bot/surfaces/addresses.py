@@ -1,0 +1,78 @@
+"""Where each surface lives, read through a bounded per-process cache and written straight to the
+``surfaces`` table: never under a match's lock, never as a match commit. Rows from before that table
+(a seat's DM in its seat record) are read as if they were in it."""
+
+from __future__ import annotations
+
+import collections
+import logging
+
+from engine.store import MatchRow, Store, SurfaceRow
+
+log = logging.getLogger(__name__)
+
+CACHED_MATCHES = 4096
+
+
+class Addresses:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._rows: collections.OrderedDict[int, dict[tuple[str, int], SurfaceRow]] = (
+            collections.OrderedDict()
+        )
+
+    async def _of(self, match_id: int) -> dict[tuple[str, int], SurfaceRow]:
+        rows = self._rows.get(match_id)
+        if rows is None:
+            rows = {(r.kind, r.seat): r for r in await self.store.surfaces(match_id)}
+            self._rows[match_id] = rows
+            while len(self._rows) > CACHED_MATCHES:
+                self._rows.popitem(last=False)
+        self._rows.move_to_end(match_id)
+        return rows
+
+    async def get(self, match_id: int, kind: str, seat: int = -1) -> SurfaceRow | None:
+        return (await self._of(match_id)).get((kind, seat))
+
+    async def all(self, match_id: int) -> list[SurfaceRow]:
+        return list((await self._of(match_id)).values())
+
+    async def dm(self, m: MatchRow, seat: int) -> SurfaceRow | None:
+        row = await self.get(m.id, "dm", seat)
+        info = m.seats[seat]
+        if row is None and info.dm is not None:  # stored by an earlier version, in the seat record
+            row = SurfaceRow(m.id, "dm", seat, info.dm, info.dm_message)
+        return row
+
+    async def closed_dms(self, m: MatchRow) -> set[int]:
+        """Seats whose DMs turned out closed (channel 0): they play through the panel."""
+        return {
+            s for s in range(len(m.seats)) if (row := await self.dm(m, s)) is not None and row.channel_id == 0
+        }
+
+    async def put(self, row: SurfaceRow) -> None:
+        await self.store.put_surface(row)
+        (await self._of(row.match_id))[(row.kind, row.seat)] = row
+
+    async def note(self, row: SurfaceRow) -> None:
+        """``put``, where losing the row costs little (a panel's latest token): if the database cannot
+        take it now (busy, full), this process still knows it; nothing is raised."""
+        rows = self._rows.get(row.match_id)
+        if rows is not None:
+            rows[(row.kind, row.seat)] = row
+        try:
+            await self.store.put_surface(row)
+        except Exception as err:
+            log.warning("match %s: the %s's address was not stored (%r)", row.match_id, row.kind, err)
+
+    async def claim(self, row: SurfaceRow) -> bool:
+        """Take ``row.version`` of this surface for this process (a ping per turn, a recap once):
+        False if any process took it already."""
+        if not await self.store.claim_surface(row):
+            self._rows.pop(row.match_id, None)  # another process wrote it: read it afresh next time
+            return False
+        (await self._of(row.match_id))[(row.kind, row.seat)] = row
+        return True
+
+    def forget(self, match_id: int) -> None:
+        self._rows.pop(match_id, None)

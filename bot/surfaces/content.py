@@ -1,0 +1,47 @@
+"""What a surface shows, reduced to a fingerprint: two boards with the same text, controls and image
+inputs look the same to a player, so the second is neither drawn nor sent."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.messages import Board
+
+
+@dataclass
+class Shown:
+    """What a surface shows as far as this process knows: the match version it was built from and
+    its fingerprint."""
+
+    version: int
+    fingerprint: bytes
+    image: str = ""  # its image's inputs (image_key): an unchanged image is neither drawn nor sent
+
+
+def image_key(draw: Callable[[], bytes] | None) -> str:
+    """The inputs of a lazy drawing: the function and the values it closes over (views are plain
+    data; translators are one object per language), so equal keys draw equal images."""
+    if draw is None:
+        return "-"
+    if isinstance(draw, functools.partial):
+        return repr((image_key(draw.func), draw.args, sorted(draw.keywords.items())))
+    cells = [c.cell_contents for c in getattr(draw, "__closure__", None) or ()]
+    return repr((getattr(draw, "__qualname__", draw), getattr(draw, "__self__", None), cells))
+
+
+def _components(view: Any) -> Any:
+    return view.to_components() if view is not None else None
+
+
+def fingerprint(board: Board) -> bytes:
+    h = hashlib.blake2b(digest_size=16)
+    h.update(board.content.encode())
+    h.update(json.dumps(_components(board.view), sort_keys=True, default=str).encode())
+    h.update(image_key(board.draw).encode())
+    h.update(f"{board.filename}|{board.alt}".encode())
+    return h.digest()

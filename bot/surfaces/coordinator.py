@@ -1,0 +1,340 @@
+"""The coordinator: after every commit it works out which of a match's surfaces exist and pokes their
+reconcilers, which bring each in line on their own (bot.surfaces.reconciler). It also answers a click
+on the surface the click came from, in the click's own interaction response, and tells that
+surface's reconciler what it now shows.
+
+It is given what it uses: the matches (engine), the store (surface addresses), a ``Send`` and a clock.
+Per-process state (reconcilers, addresses, languages) is bounded and dropped when a match closes."""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import discord
+
+from bot import messages
+from bot.i18n import Translator, translator
+from bot.messages import Board
+from bot.render_pool import rendered
+from bot.surfaces import board as board_kind
+from bot.surfaces import dm, panel, ping, recap, thread
+from bot.surfaces.addresses import Addresses
+from bot.surfaces.content import Shown, fingerprint, image_key
+from bot.surfaces.reconciler import Reconciler
+from bot.surfaces.send import Send
+from engine.match import Matches
+from engine.store import LIVE, MatchRow, Store, SurfaceRow
+
+log = logging.getLogger(__name__)
+
+LOCALES = 10_000  # users whose last click's language this process remembers
+# where a click came from
+BOARD, DM, PANEL = board_kind.KIND, dm.KIND, panel.KIND
+
+
+class Surfaces:
+    def __init__(self, matches: Matches, store: Store, send: Send, now: Callable[[], float]) -> None:
+        self.matches = matches
+        self.addresses = Addresses(store)
+        self.send = send
+        self.now = now
+        self.kinds = {
+            k.kind: k
+            for k in (
+                board_kind.BoardSurface(self),
+                dm.DmSurface(self),
+                panel.PanelSurface(self),
+                ping.PingSurface(self),
+                recap.RecapSurface(self),
+                thread.LineSurface(self),
+            )
+        }
+        self._recs: dict[tuple[int, str, int], Reconciler] = {}
+        self._closed: set[int] = set()  # matches over: their state here goes once their surfaces are idle
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._locales: collections.OrderedDict[int, str] = collections.OrderedDict()
+
+    # ---- reconcilers -----------------------------------------------------------------------------
+
+    def reconciler(self, match_id: int, kind: str, seat: int = -1) -> Reconciler:
+        key = (match_id, kind, seat)
+        rec = self._recs.get(key)
+        if rec is None:
+            rec = Reconciler(match_id, kind, seat, self.kinds[kind].step, self.now, self._idle)
+            self._recs[key] = rec
+        return rec
+
+    def _idle(self, rec: Reconciler) -> None:
+        mid = rec.match_id
+        if mid in self._closed and not any(
+            r.busy for k, r in self._recs.items() if k[0] == mid and r is not rec
+        ):
+            for key in [k for k in self._recs if k[0] == mid]:
+                del self._recs[key]
+            self._closed.discard(mid)
+            self.addresses.forget(mid)
+
+    def changed(self, match_id: int) -> None:
+        """A commit happened (a click, a timer, another process): bring every surface in line, after
+        the caller's own answer (nothing here is awaited by it)."""
+        task = asyncio.get_running_loop().create_task(self._fan_out(match_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _fan_out(self, match_id: int) -> None:
+        try:
+            m, _ = await self.matches.get(match_id)
+            rows = {(r.kind, r.seat): r for r in await self.addresses.all(match_id)}
+        except Exception as err:
+            log.warning("match %s: its surfaces were not updated: %r", match_id, err)
+            return
+        for kind in self.kinds.values():
+            for seat in kind.seats(m, rows):
+                rec = self.reconciler(match_id, kind.kind, seat)
+                if kind.kind == recap.KIND:  # off the path of the click that ended the game
+                    asyncio.get_running_loop().call_later(recap.DELAY_SECONDS, rec.poke)
+                else:
+                    rec.poke()
+        if m.status not in LIVE:
+            self._closed.add(match_id)
+
+    async def settle(self, match_id: int) -> None:
+        """Until every surface of the match is in line (tests, /game board)."""
+        self.changed(match_id)
+        while True:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+            busy = [r for k, r in self._recs.items() if k[0] == match_id and r.busy]
+            if not busy and not self._tasks:
+                return
+            for r in busy:
+                await r.wait()
+
+    async def close(self) -> None:
+        for rec in list(self._recs.values()):
+            if rec.busy and rec._task is not None:
+                rec._task.cancel()
+
+    # ---- what surfaces show ----------------------------------------------------------------------
+
+    async def quiet(self, match_id: int) -> None:
+        """Let the commits already queued on the match land first (a burst of simultaneous clicks):
+        the surface is then drawn once, at the last of them, instead of once per commit."""
+        lock = self.matches.lock(match_id)
+        for _ in range(8):
+            if not lock.locked():
+                return
+            async with lock:
+                pass
+
+    async def board_row(self, m: MatchRow) -> SurfaceRow | None:
+        row = await self.addresses.get(m.id, BOARD)
+        if row is None and m.message_id is not None:  # posted by an earlier version
+            row = SurfaceRow(m.id, BOARD, -1, m.channel_id, m.message_id)
+        return row
+
+    async def public_board(self, m: MatchRow, state: Any, display: str = "") -> Board:
+        """The public message of a committed match: its lobby, a lobby that closed, or the game."""
+        tr = messages.tr_for(m)
+        if m.status == "lobby":
+            return messages.lobby(m, tr)
+        if state is None:
+            return messages.closed_lobby(m, tr)
+        return messages.game(m, state, display, closed=await self.addresses.closed_dms(m))
+
+    def note_locale(self, interaction: discord.Interaction) -> None:
+        self._locales[interaction.user.id] = str(interaction.locale)
+        self._locales.move_to_end(interaction.user.id)
+        while len(self._locales) > LOCALES:
+            self._locales.popitem(last=False)
+
+    def private_tr(self, m: MatchRow, user_id: int | None) -> Translator:
+        """The language of a seat's private surfaces: its player's last click here, else the language
+        they had when they took the seat (stored), else the match's."""
+        known = self._locales.get(user_id) if user_id is not None else None
+        seated = next((s.locale for s in m.seats if s.user_id == user_id and s.locale), None)
+        return translator(known or seated) if known or seated else messages.tr_for(m)
+
+    async def by_token(self, rec: Reconciler, board: Board, *, image: bool) -> bool:
+        """Reach a surface through its latest click's interaction (while Discord refuses the usual
+        route): True if that worked."""
+        if rec.token is None or self.now() - rec.token[2] >= panel.TOKEN_SECONDS:
+            return False
+        try:
+            await self.send.edit_by_token(rec.token[0], rec.token[1], board, image=image)
+        except discord.HTTPException as err:
+            log.info("surface %s: the interaction route failed too: %s", rec.key, err)
+            return False
+        return True
+
+    # ---- answering a click on the surface it came from ------------------------------------------
+
+    @staticmethod
+    def where(interaction: discord.Interaction) -> str:
+        """The kind of surface a click came from: a DM, an ephemeral panel, or the public board."""
+        if interaction.guild_id is None:
+            return DM
+        message = interaction.message
+        if message is not None and message.flags.ephemeral:
+            return PANEL
+        return BOARD
+
+    async def answer(
+        self,
+        interaction: discord.Interaction,
+        m: MatchRow,
+        state: Any,
+        seat: int | None,
+        display: str = "",
+        *,
+        repair: bool = False,
+    ) -> bool:
+        """Redraw the surface the click came from as the click's answer: text and controls at once,
+        the image right after (the next player can act meanwhile). With ``repair`` (a refused click)
+        only if this process does not know it to show the current content already: False if not
+        redrawn."""
+        where = self.where(interaction)
+        if where == BOARD:
+            rec = self.reconciler(m.id, BOARD)
+            board = await self.public_board(m, state, display)
+        else:
+            assert seat is not None
+            rec = self.reconciler(m.id, where, seat)
+            board = messages.private(m, state, seat, translator(interaction.locale), display)
+        if repair and (
+            rec.answering or (rec.shown is not None and rec.shown.fingerprint == fingerprint(board))
+        ):
+            return False  # it shows the truth already, or a click's answer is bringing it
+        if seat is not None and where != BOARD:
+            rec.display = (m.seats[seat].version, display)
+        rec.answering += 1
+        try:
+            return await self._answer(interaction, m, rec, where, board, seat)
+        finally:
+            rec.answering -= 1
+
+    async def _answer(
+        self,
+        interaction: discord.Interaction,
+        m: MatchRow,
+        rec: Reconciler,
+        where: str,
+        board: Board,
+        seat: int | None,
+    ) -> bool:
+        key = image_key(board.draw)
+        same_image = rec.shown is not None and rec.shown.image == key and not interaction.response.is_done()
+        whole = isinstance(board.view, discord.ui.LayoutView) or board.draw is None
+        # recorded before it is sent: a reconciler step starting meanwhile must not draw it again
+        token = (interaction.token, interaction.message.id) if interaction.message is not None else None
+        rec.answered(Shown(m.version, fingerprint(board), key), token)
+        try:
+            if interaction.response.is_done():  # answered already (an error reply): edit the message itself
+                await interaction.edit_original_response(**(await rendered(board)).kwargs())
+            elif whole:  # a layout refers to its image, and a board without one must drop the old one
+                await interaction.response.edit_message(**(await rendered(board)).kwargs())
+            else:
+                await interaction.response.edit_message(**board.kwargs(image=False))
+                if not same_image:
+                    await interaction.edit_original_response(attachments=(await rendered(board)).files())
+        except discord.HTTPException:
+            rec.shown = None  # what it shows is unknown now: its reconciler puts it right
+            rec.poke()
+            if not interaction.response.is_done():
+                raise
+            log.warning(
+                "match %s: the %s's image did not follow the click's answer; redrawing it", m.id, where
+            )
+            return True
+        if where == PANEL:
+            await self._adopt_panel(interaction, m, seat)
+        return True
+
+    async def _adopt_panel(self, interaction: discord.Interaction, m: MatchRow, seat: int | None) -> None:
+        """A click on a panel: that panel is the seat's live one for another 15 minutes; one that had
+        stopped following the game says so; another live one is retired."""
+        assert seat is not None and interaction.message is not None
+        row = await self.addresses.get(m.id, PANEL, seat)
+        mid = interaction.message.id
+        if row is not None and row.message_id != mid:
+            await self.kinds[PANEL].retire(row, translator(interaction.locale))  # type: ignore[attr-defined]
+        elif row is not None and not panel.live(row, self.now()):
+            await interaction.followup.send(translator(interaction.locale)("panel.revived"), ephemeral=True)
+        await self.addresses.note(
+            SurfaceRow(
+                m.id, PANEL, seat, interaction.channel_id, mid, interaction.token, m.version, self.now()
+            )
+        )
+
+    async def open_panel(self, interaction: discord.Interaction, m: MatchRow, state: Any, seat: int) -> None:
+        """The hand button (or /game hand): the seat's private surface as an ephemeral reply, live for
+        15 minutes; the seat's previous panel is retired."""
+        tr = translator(interaction.locale)
+        board = await rendered(messages.private(m, state, seat, tr))
+        response = await interaction.response.send_message(**board.kwargs(new=True), ephemeral=True)
+        mid = response.message_id if response is not None else None
+        if mid is None:
+            mid = (await interaction.original_response()).id
+        old = await self.addresses.get(m.id, PANEL, seat)
+        await self.addresses.note(
+            SurfaceRow(
+                m.id, PANEL, seat, interaction.channel_id, mid, interaction.token, m.version, self.now()
+            )
+        )
+        rec = self.reconciler(m.id, PANEL, seat)
+        rec.shown, rec.display = None, (-1, "")
+        rec.answered(Shown(m.version, fingerprint(board), image_key(board.draw)), (interaction.token, mid))
+        if old is not None and old.message_id != mid:
+            await self.kinds[PANEL].retire(old, tr)  # type: ignore[attr-defined]
+
+    async def adopt_board(
+        self, m: MatchRow, channel_id: int, message_id: int, token: str | None = None
+    ) -> None:
+        """The public message a command or click just posted for a new match."""
+        await self.addresses.put(SurfaceRow(m.id, BOARD, -1, channel_id, message_id, at=self.now()))
+        rec = self.reconciler(m.id, BOARD)
+        if token is not None:
+            rec.token = (token, message_id, self.now())
+
+    async def repost(self, match_id: int) -> bool:
+        """/game board: the board posted anew at the bottom of the channel, the old one removed."""
+        rec = self.reconciler(match_id, BOARD)
+        await rec.wait()
+        m, state = await self.matches.get(match_id)
+        old = await self.board_row(m)
+        board = await rendered(await self.public_board(m, state))
+        mid = await self.send.post(m.channel_id, board)
+        try:
+            await self.addresses.put(SurfaceRow(m.id, BOARD, -1, m.channel_id, mid, at=self.now()))
+        except Exception:
+            # the database cannot remember it (disk full, busy): take it down again, or a second board
+            # with live controls would stay, and clicks on it would never be shown
+            with contextlib.suppress(discord.HTTPException):
+                await self.send.delete(m.channel_id, mid)
+            raise
+        rec.showed(Shown(m.version, fingerprint(board), image_key(board.draw)))
+        rec.token = None
+        if old is not None and old.message_id is not None:
+            try:
+                await self.send.delete(old.channel_id or m.channel_id, old.message_id)
+            except discord.HTTPException as err:
+                log.info("match %s: the old board was not deleted: %s", m.id, err)
+        self.changed(match_id)
+        return True
+
+    async def begin_thread(self, m: MatchRow, state: Any, channel: Any) -> bool:
+        moved = await thread.begin(self, m, state, channel)
+        if moved:
+            self.reconciler(
+                m.id, BOARD
+            ).token = None  # the lobby's interactions reach the line, not the board
+        return moved
+
+    async def watch(self, interaction: discord.Interaction, m: MatchRow, state: Any) -> None:
+        """A spectator's copy of the board, in their language, without joining (ephemeral)."""
+        board = await rendered(messages.watched(m, state, translator(interaction.locale)))
+        await interaction.response.send_message(**board.kwargs(new=True), ephemeral=True)

@@ -1,0 +1,72 @@
+"""The turn ping: a small reply to the board that mentions the players whose turn just began (edits
+never notify), once per turn in any process (claimed in the surfaces table), replacing the previous
+one; deleted when the game ends. Stored, so a restart deletes the old one instead of leaving it."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot import messages
+from bot.surfaces.reconciler import Reconciler
+from engine.store import LIVE, MatchRow, SurfaceRow
+
+if TYPE_CHECKING:
+    from bot.surfaces.coordinator import Surfaces
+
+log = logging.getLogger(__name__)
+
+KIND = "ping"
+
+
+class PingSurface:
+    kind = KIND
+
+    def __init__(self, hub: Surfaces) -> None:
+        self.hub = hub
+
+    def seats(self, m: MatchRow, rows: dict[tuple[str, int], SurfaceRow]) -> list[int]:
+        return [-1]
+
+    async def step(self, rec: Reconciler) -> None:
+        hub = self.hub
+        m, _ = await hub.matches.get(rec.match_id)
+        row = await hub.addresses.get(m.id, KIND)
+        line = messages.mention_line(m, messages.tr_for(m)) if m.status in LIVE else None
+        if line is None:
+            if m.status not in LIVE and row is not None and row.message_id is not None:
+                await self._drop(row)  # the game is over: no ping outlives it
+            return
+        if row is not None and row.version >= m.version:
+            return  # this turn was pinged (by this process or another)
+        if not await hub.addresses.claim(SurfaceRow(m.id, KIND, -1, m.channel_id, row.message_id if row else None,
+                                                    version=m.version, at=hub.now())):  # fmt: skip
+            return
+        text, users = line
+        board = await hub.board_row(m)
+        try:
+            mid = await hub.send.post(
+                m.channel_id, text=text, reply_to=board.message_id if board else None, mentions=tuple(users)
+            )
+        except discord.HTTPException as err:
+            # the claim stays: a ping is worth one try per turn, and a late ping is worse than none
+            log.warning("match %s: turn ping failed: %s", m.id, err)
+            return
+        if row is not None and row.message_id is not None:
+            await self._delete(row)
+        await hub.addresses.put(
+            SurfaceRow(m.id, KIND, -1, m.channel_id, mid, version=m.version, at=hub.now())
+        )
+
+    async def _delete(self, row: SurfaceRow) -> None:
+        assert row.message_id is not None
+        with contextlib.suppress(discord.HTTPException):
+            await self.hub.send.delete(row.channel_id or 0, row.message_id)
+
+    async def _drop(self, row: SurfaceRow) -> None:
+        await self._delete(row)
+        await self.hub.addresses.put(dataclasses.replace(row, message_id=None))

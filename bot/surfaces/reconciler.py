@@ -1,0 +1,118 @@
+"""One reconciler per surface: its updates are serialised, the newest committed state wins, and a
+surface already showing what it should is left alone.
+
+``poke()`` says "the match changed"; one worker task per surface then brings it in line by calling
+the surface's ``step`` (which reads the latest committed state, so versions asked for while an edit
+is in flight coalesce into one). A step that Discord refused for a reason worth retrying raises
+``Retry``, and the worker waits (the time a rate limit names, else a growing backoff) and tries again
+until it succeeds or ``GIVE_UP_SECONDS`` pass. A click's answer on the same surface (an interaction
+response, which is not queued behind a rate-limited edit) is recorded with ``answered``; if it
+landed while an edit was in flight, that edit may have overwritten it, so the worker goes round once
+more."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from bot.surfaces.content import Shown
+from bot.surfaces.send import BACKOFF
+
+log = logging.getLogger(__name__)
+
+GIVE_UP_SECONDS = 15 * 60
+
+
+class Retry(Exception):
+    def __init__(self, after: float | None = None) -> None:
+        super().__init__(after)
+        self.after = after
+
+
+@dataclass
+class Reconciler:
+    """The state of one surface in this process: what it shows, its display-only state (a chosen
+    piece, kept while the seat's version stands) and its worker."""
+
+    match_id: int
+    kind: str
+    seat: int
+    step: Callable[[Reconciler], Awaitable[None]]
+    now: Callable[[], float]
+    on_idle: Callable[[Reconciler], None] = lambda rec: None
+    shown: Shown | None = None
+    display: tuple[int, str] = (-1, "")  # (seat version, display state)
+    token: tuple[str, int, float] | None = None  # the latest click on this surface: (token, message, when)
+    answers: int = 0
+    answering: int = 0  # clicks' answers on their way to this surface
+    put: bytes | None = None  # the fingerprint the running step sent, if it sent anything
+    _dirty: bool = False
+    _task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+    @property
+    def key(self) -> tuple[int, str, int]:
+        return self.match_id, self.kind, self.seat
+
+    @property
+    def busy(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def poke(self) -> None:
+        self._dirty = True
+        if not self.busy:
+            self._task = asyncio.get_running_loop().create_task(self._work())
+
+    def showed(self, shown: Shown) -> None:
+        """The worker's own edit landed (never recorded over a newer answer)."""
+        self.put = shown.fingerprint
+        if self.shown is None or shown.version >= self.shown.version:
+            self.shown = shown
+
+    def answered(self, shown: Shown, token: tuple[str, int] | None = None) -> None:
+        """A click's answer drew this surface (``token``: that interaction's token and the message it
+        answered on, usable for 15 minutes)."""
+        if self.shown is None or shown.version >= self.shown.version:
+            self.shown = shown
+        if token is not None:
+            self.token = (*token, self.now())
+        self.answers += 1
+
+    def _answered_fp(self) -> bytes | None:
+        return self.shown.fingerprint if self.shown is not None else None
+
+    async def wait(self) -> None:
+        """Until the worker is idle (tests, /game board, shutdown)."""
+        while self.busy:
+            assert self._task is not None
+            await asyncio.shield(self._task)
+
+    async def _work(self) -> None:
+        attempt, started = 0, self.now()
+        try:
+            while self._dirty:
+                self._dirty = False
+                answers, self.put = self.answers, None
+                try:
+                    await self.step(self)
+                    attempt, started = 0, self.now()
+                except Retry as r:
+                    if self.now() - started > GIVE_UP_SECONDS:
+                        log.warning(
+                            "surface %s: Discord kept refusing for %ss; giving up", self.key, GIVE_UP_SECONDS
+                        )
+                        continue
+                    self._dirty = True
+                    await asyncio.sleep(
+                        r.after if r.after is not None else BACKOFF[min(attempt, len(BACKOFF) - 1)]
+                    )
+                    attempt += 1
+                    continue
+                if self.answers != answers and self.put is not None and self.put != self._answered_fp():
+                    # a click's answer landed while our edit was in flight, which may have buried it
+                    self.shown, self._dirty = None, True
+        except Exception:
+            log.exception("surface %s failed", self.key)
+        finally:
+            self.on_idle(self)

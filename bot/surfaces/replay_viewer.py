@@ -1,0 +1,33 @@
+"""The /replay viewer: an ephemeral message stepping through a finished match, rebuilt from its seed
+and action log; its buttons edit it in place. Nothing is written."""
+
+from __future__ import annotations
+
+import discord
+
+from bot import replay
+from bot.i18n import translator
+from bot.render_pool import rendered
+from engine.errors import MatchNotFound
+from engine.match import Matches
+
+
+async def show(
+    matches: Matches, interaction: discord.Interaction, match_id: int, step: int, *, edit: bool
+) -> None:
+    """Step ``step`` of a finished match of this server: a new ephemeral message (/replay), or the same
+    one in place (``edit``: one of its buttons)."""
+    try:
+        m, state = await matches.get(match_id)
+    except MatchNotFound:
+        raise replay.ReplayRefused("replay.not_found") from None
+    replay.replayable(m, state, interaction.guild_id)
+    steps = await matches.history(match_id)
+    if not 0 <= step < len(steps):
+        raise replay.ReplayRefused("replay.bad_step")
+    tr = translator(interaction.locale)
+    board = await rendered(replay.step_board(m, steps, step, tr, tr))  # private: the viewer's language
+    if edit:
+        await interaction.response.edit_message(**board.kwargs())
+    else:
+        await interaction.response.send_message(**board.kwargs(new=True), ephemeral=True)

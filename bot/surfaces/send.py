@@ -1,0 +1,141 @@
+"""The small "send" protocol the surfaces speak, its discord.py implementation, and what each Discord
+error deserves: retry (rate limits, Discord's own failures), or give up cleanly (the message or
+channel is gone, DMs are closed, a permission is missing, an interaction token expired)."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import discord
+
+from bot.messages import Board
+
+log = logging.getLogger(__name__)
+
+UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, UNKNOWN_WEBHOOK = 10003, 10008, 10015
+DMS_CLOSED, INVALID_TOKEN = 50007, 50027
+# what became of a Discord call
+RETRY, MESSAGE_GONE, CHANNEL_GONE, DMS_SHUT, FORBIDDEN, EXPIRED, FAILED = (
+    "retry", "message_gone", "channel_gone", "dms_closed", "forbidden", "expired", "failed"
+)  # fmt: skip
+BACKOFF = (0.25, 0.5, 1.0, 1.0, 2.0, 4.0, 8.0)  # Discord's own failures (5xx): try again, slower
+
+
+@dataclass(frozen=True)
+class Verdict:
+    what: str
+    after: float | None = None  # seconds to wait before retrying (a rate limit says how long)
+
+
+def verdict(err: Exception) -> Verdict:
+    """How to treat a failed Discord call."""
+    if isinstance(err, discord.RateLimited):
+        return Verdict(RETRY, err.retry_after)
+    if not isinstance(err, discord.HTTPException):
+        return Verdict(FAILED)
+    if err.status == 429:  # discord.py already waited out what it could: wait a second more
+        retry_after = getattr(err, "retry_after", None)
+        return Verdict(RETRY, float(retry_after) if retry_after else 1.0)
+    if err.status >= 500:
+        return Verdict(RETRY)
+    if err.code == UNKNOWN_CHANNEL:
+        return Verdict(CHANNEL_GONE)
+    if err.code == UNKNOWN_MESSAGE:
+        return Verdict(MESSAGE_GONE)
+    if err.code in (UNKNOWN_WEBHOOK, INVALID_TOKEN) or err.status == 401:
+        return Verdict(EXPIRED)
+    if err.code == DMS_CLOSED:
+        return Verdict(DMS_SHUT)
+    if isinstance(err, discord.NotFound):
+        return Verdict(MESSAGE_GONE)
+    if isinstance(err, discord.Forbidden):
+        return Verdict(FORBIDDEN)
+    return Verdict(FAILED)
+
+
+class Send(Protocol):
+    """Everything the surfaces ask of Discord."""
+
+    async def edit(self, channel_id: int, message_id: int, board: Board, *, image: bool = True) -> None: ...
+    async def edit_by_token(
+        self, token: str, message_id: int, board: Board, *, image: bool = True
+    ) -> None: ...
+    async def post(
+        self,
+        channel_id: int,
+        board: Board | None = None,
+        *,
+        text: str | None = None,
+        reply_to: int | None = None,
+        mentions: tuple[int, ...] = (),
+        files: list[discord.File] | None = None,
+    ) -> int: ...
+    async def delete(self, channel_id: int, message_id: int) -> None: ...
+    async def dm_channel(self, user_id: int) -> int: ...
+    async def start_thread(self, channel_id: int, message_id: int, name: str) -> int: ...
+    async def archive(self, thread_id: int) -> None: ...
+
+
+class DiscordSend:
+    """``Send`` through a discord.py client (the real one, or SimCord's in tests)."""
+
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+
+    def _channel(self, channel_id: int) -> discord.PartialMessageable:
+        return self.client.get_partial_messageable(channel_id)
+
+    async def edit(self, channel_id: int, message_id: int, board: Board, *, image: bool = True) -> None:
+        await self._channel(channel_id).get_partial_message(message_id).edit(**board.kwargs(image=image))
+
+    async def edit_by_token(self, token: str, message_id: int, board: Board, *, image: bool = True) -> None:
+        """The message an interaction answered (an ephemeral panel, or the message a clicked control
+        sits on), through that interaction's token: Discord allows it for 15 minutes."""
+        assert self.client.application_id is not None
+        hook = discord.Webhook.partial(self.client.application_id, token, client=self.client)
+        kwargs: dict[str, Any] = board.kwargs(image=image)
+        if kwargs.get("content") is None:
+            kwargs.pop("content", None)
+        await hook.edit_message(message_id, **kwargs)
+
+    async def post(
+        self,
+        channel_id: int,
+        board: Board | None = None,
+        *,
+        text: str | None = None,
+        reply_to: int | None = None,
+        mentions: tuple[int, ...] = (),
+        files: list[discord.File] | None = None,
+    ) -> int:
+        kwargs: dict[str, Any] = board.kwargs(new=True) if board is not None else {"content": text}
+        if files:
+            kwargs["files"] = files
+        if reply_to is not None:
+            kwargs["reference"] = discord.MessageReference(
+                message_id=reply_to, channel_id=channel_id, fail_if_not_exists=False
+            )
+        if mentions:
+            kwargs["allowed_mentions"] = discord.AllowedMentions(
+                users=[discord.Object(u) for u in mentions], replied_user=False
+            )
+        return (await self._channel(channel_id).send(**kwargs)).id
+
+    async def delete(self, channel_id: int, message_id: int) -> None:
+        await self._channel(channel_id).get_partial_message(message_id).delete()
+
+    async def dm_channel(self, user_id: int) -> int:
+        return (await self.client.create_dm(discord.Object(user_id))).id
+
+    async def start_thread(self, channel_id: int, message_id: int, name: str) -> int:
+        # straight through the HTTP client: a partial message carries no guild, and discord.py's
+        # Message.create_thread refuses one without it (ValueError) before asking Discord
+        data = await self.client.http.start_thread_with_message(
+            channel_id, message_id, name=name[:100], auto_archive_duration=1440
+        )
+        return int(data["id"])
+
+    async def archive(self, thread_id: int) -> None:
+        await self.client.http.edit_channel(thread_id, archived=True)
