@@ -110,12 +110,23 @@ async def _run(db_path: str, clicks: int) -> tuple[Any, ...]:
     bot = create_bot(db_path, rate_limits=False)  # as in tests: SimCord time stands still between clicks
     bot.add_dynamic_items(NoopButton)
     _let_noop_through(bot)
-    ui, png = UIS["ugah"], b""
+    ui = UIS["ugah"]
 
-    def keep_png(*args: Any) -> bytes:
-        nonlocal png
-        png = type(ui).render(ui, *args)
-        return png
+    class KeepPng:
+        """The real render, keeping its last PNG for the fixed-PNG series. One object with a fixed
+        repr: what it draws is keyed by its arguments only, as for the real render (bot.surfaces
+        keys an image by its drawing's inputs, closures included)."""
+
+        png = b""
+
+        def __call__(self, *args: Any) -> bytes:
+            KeepPng.png = type(ui).render(ui, *args)
+            return KeepPng.png
+
+        def __repr__(self) -> str:
+            return "KeepPng()"
+
+    keep_png = KeepPng()
 
     moves, prerendered, settled, ending, games = [], [], [], [], 0
     noops: dict[str, list[float]] = {"defer": [], "edit": []}
@@ -135,7 +146,7 @@ async def _run(db_path: str, clicks: int) -> tuple[Any, ...]:
                     dt, _, r = await _timed(first, click)
                     assert r.acknowledged and not r.ephemeral, r.response and r.response.content
                     series.append(dt)
-                for series, render in ((moves, keep_png), (prerendered, lambda *_: png)):
+                for series, render in ((moves, keep_png), (prerendered, lambda *_: KeepPng.png)):
                     if (await bot.matches.get(mid))[0].status == "active":
                         ui.render = render
                         click = await next_click(env, channel, players, mid, rng)

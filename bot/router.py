@@ -86,7 +86,8 @@ class Router:
             await self._repair(interaction, click)
             await errors.reply_engine(interaction, err)
         except EngineError as err:
-            if isinstance(err, WrongPlace):
+            over = isinstance(err, MatchOver) and Surfaces.where(interaction) != BOARD
+            if isinstance(err, WrongPlace) or over:  # over: a panel the end could not reach shows it now
                 await self._repair(interaction, click)
             await errors.reply_engine(interaction, err)
         except discord.HTTPException as err:  # Discord failed us; whatever was committed is intact
@@ -99,7 +100,7 @@ class Router:
     async def _repair(self, interaction: discord.Interaction, click: Click) -> None:
         """Answer a refused click by redrawing the surface it came from as it is now (a board behind
         a failed edit, a DM a race left behind, a panel that stopped following): the player sees the
-        truth at once. Only surfaces of a live match that the clicker may see."""
+        truth at once. Only surfaces of a started match (live or over) that the clicker may see."""
         if interaction.response.is_done() or click.surface == REPLAY_SURFACE:
             return
         try:

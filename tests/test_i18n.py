@@ -3,6 +3,7 @@ same {fields}; the .pot matches the English source; plural forms; locale choice;
 
 from __future__ import annotations
 
+import functools
 import re
 
 import discord
@@ -165,6 +166,8 @@ def test_a_missing_or_broken_translation_falls_back_to_english(monkeypatch):
     table["lobby.full"] = "Voll ({nope})"
     del table["lobby.join"]
     monkeypatch.setattr(i18n, "catalogue", lambda lang: table if lang == "de" else en.MESSAGES)
+    # translators are made once per language: this one, from the broken table, must not outlive the test
+    monkeypatch.setattr(i18n, "_translator", functools.cache(i18n._translator.__wrapped__))
     tr = translator("de")
     assert tr("lobby.full", max=4) == "This game is full (4 players)."
     assert tr("lobby.join") == "Join"

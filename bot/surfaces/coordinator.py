@@ -33,6 +33,7 @@ from engine.store import LIVE, MatchRow, Store, SurfaceRow
 log = logging.getLogger(__name__)
 
 LOCALES = 10_000  # users whose last click's language this process remembers
+FINAL = 10_000  # surfaces of closed matches whose last content this process remembers (not redrawn)
 # where a click came from
 BOARD, DM, PANEL = board_kind.KIND, dm.KIND, panel.KIND
 
@@ -56,8 +57,12 @@ class Surfaces:
         }
         self._recs: dict[tuple[int, str, int], Reconciler] = {}
         self._closed: set[int] = set()  # matches over: their state here goes once their surfaces are idle
+        # what a closed match's surfaces show, kept after its reconcilers went: a later poke (a late
+        # click's fan-out, settle) finds them in line instead of drawing and sending them again
+        self._final: collections.OrderedDict[tuple[int, str, int], Shown] = collections.OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
         self._locales: collections.OrderedDict[int, str] = collections.OrderedDict()
+        self._closing = False
 
     # ---- reconcilers -----------------------------------------------------------------------------
 
@@ -66,6 +71,7 @@ class Surfaces:
         rec = self._recs.get(key)
         if rec is None:
             rec = Reconciler(match_id, kind, seat, self.kinds[kind].step, self.now, self._idle)
+            rec.shown = self._final.pop(key, None)
             self._recs[key] = rec
         return rec
 
@@ -75,7 +81,11 @@ class Surfaces:
             r.busy for k, r in self._recs.items() if k[0] == mid and r is not rec
         ):
             for key in [k for k in self._recs if k[0] == mid]:
-                del self._recs[key]
+                shown = self._recs.pop(key).shown
+                if shown is not None:
+                    self._final[key] = shown
+            while len(self._final) > FINAL:
+                self._final.popitem(last=False)
             self._closed.discard(mid)
             self.addresses.forget(mid)
 
@@ -95,13 +105,17 @@ class Surfaces:
             return
         for kind in self.kinds.values():
             for seat in kind.seats(m, rows):
-                rec = self.reconciler(match_id, kind.kind, seat)
                 if kind.kind == recap.KIND:  # off the path of the click that ended the game
-                    asyncio.get_running_loop().call_later(recap.DELAY_SECONDS, rec.poke)
+                    asyncio.get_running_loop().call_later(recap.DELAY_SECONDS, self._recap_due, match_id)
                 else:
-                    rec.poke()
+                    self.reconciler(match_id, kind.kind, seat).poke()
         if m.status not in LIVE:
             self._closed.add(match_id)
+
+    def _recap_due(self, match_id: int) -> None:
+        if not self._closing:
+            self._closed.add(match_id)  # its state here goes again once the recap is out
+            self.reconciler(match_id, recap.KIND).poke()
 
     async def settle(self, match_id: int) -> None:
         """Until every surface of the match is in line (tests, /game board)."""
@@ -115,6 +129,7 @@ class Surfaces:
                 await r.wait()
 
     async def close(self) -> None:
+        self._closing = True
         for rec in list(self._recs.values()):
             if rec.busy and rec._task is not None:
                 rec._task.cancel()
@@ -205,9 +220,7 @@ class Surfaces:
             assert seat is not None
             rec = self.reconciler(m.id, where, seat)
             board = messages.private(m, state, seat, translator(interaction.locale), display)
-        if repair and (
-            rec.answering or (rec.shown is not None and rec.shown.fingerprint == fingerprint(board))
-        ):
+        if repair and await self._in_line(interaction, m, rec, where, seat, board):
             return False  # it shows the truth already, or a click's answer is bringing it
         if seat is not None and where != BOARD:
             rec.display = (m.seats[seat].version, display)
@@ -216,6 +229,22 @@ class Surfaces:
             return await self._answer(interaction, m, rec, where, board, seat)
         finally:
             rec.answering -= 1
+
+    async def _in_line(
+        self,
+        interaction: discord.Interaction,
+        m: MatchRow,
+        rec: Reconciler,
+        where: str,
+        seat: int | None,
+        board: Board,
+    ) -> bool:
+        if where == PANEL:  # an older panel than the seat's live one is never in line
+            row = await self.addresses.get(m.id, PANEL, seat if seat is not None else -1)
+            clicked = interaction.message.id if interaction.message is not None else None
+            if row is None or row.message_id != clicked or not panel.live(row, self.now()):
+                return False
+        return bool(rec.answering) or (rec.shown is not None and rec.shown.fingerprint == fingerprint(board))
 
     async def _answer(
         self,
@@ -250,6 +279,11 @@ class Surfaces:
                 "match %s: the %s's image did not follow the click's answer; redrawing it", m.id, where
             )
             return True
+        if rec.shown is not None and rec.shown.version > m.version:
+            # a newer edit landed while this answer was on its way: the answer's older text, or its
+            # image sent after the text, may lie over it now; its reconciler draws the surface again
+            rec.shown = None
+            rec.poke()
         if where == PANEL:
             await self._adopt_panel(interaction, m, seat)
         return True

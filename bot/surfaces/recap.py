@@ -71,6 +71,12 @@ class RecapSurface:
                 files=[image],
                 reply_to=board.message_id if board else None,
             )
+            line = await hub.addresses.get(m.id, "line")  # bot.surfaces.thread.KIND
+            if line is not None and line.version:  # its thread was archived already, and Discord
+                try:  # unarchives a thread a message is sent to: archive it again
+                    await hub.send.archive(m.channel_id)
+                except discord.HTTPException as err:
+                    log.info("match %s: its thread was not archived again: %s", m.id, err)
         except (discord.HTTPException, EngineError) as err:
             log.warning("match %s: the recap was not posted: %r", m.id, err)
         except Exception:

@@ -13,11 +13,12 @@ import discord
 import pytest
 
 import engine.match
-from bench.sim import components
+from bench.sim import components, recaps
 from bot import messages
 from bot.i18n import translator
 from tests.bot.helpers import (
     board,
+    board_message_id,
     button_id,
     custom_ids,
     open_and_start,
@@ -27,7 +28,6 @@ from tests.bot.helpers import (
     restart,
     setup_table,
 )
-from tests.bot.helpers import board_message_id
 from tests.kit_ubongo import dm_board
 
 TR = translator(None)
@@ -74,6 +74,11 @@ async def assert_panel_current(env: Any, channel: Any, viewer: Any, message_id: 
     return shown
 
 
+async def current_mover(env: Any, players: list[Any], mid: int) -> Any:
+    m, state = await env.bot.matches.get(mid)
+    return next(p for p in players if p.id == m.seats[state.current].user_id)
+
+
 async def start_honga(env: Any, humans: int = 1, ai: tuple[str, ...] = ("easy",), **options: Any):
     _, channel, players = setup_table(env, humans)
     host = players[0]
@@ -100,7 +105,9 @@ async def honga_public_step(env: Any, channel: Any, actor: Any) -> None:
     msg = board(channel)
     place = custom_ids(msg, "s:")
     if place:
-        values = [o.value for c in components(msg) if getattr(c, "custom_id", "") == place[0] for o in c.options]
+        values = [
+            o.value for c in components(msg) if getattr(c, "custom_id", "") == place[0] for o in c.options
+        ]
         answered(await actor.select(msg, [values[0]], custom_id=place[0]))
     else:
         answered(await actor.click(msg, custom_id=button_id(msg, "end")))
@@ -119,7 +126,9 @@ async def honga_round(env: Any, channel: Any, actor: Any, mid: int, seat: int) -
     raise AssertionError("the turn did not come back")
 
 
-async def play_out(env: Any, channel: Any, players: list[Any], mid: int, rng: random.Random, limit: int = 600):
+async def play_out(
+    env: Any, channel: Any, players: list[Any], mid: int, rng: random.Random, limit: int = 600
+):
     """Ugah played by clicks on the public message until it is over (or ``limit`` clicks), each answered."""
     for _ in range(limit):
         m, _ = await env.bot.matches.get(mid)
@@ -139,6 +148,9 @@ async def test_the_open_panel_follows_the_game_and_a_new_one_retires_it(simcord_
     panel = await open_panel(channel, alice)
     assert TR("honga.hand.your_turn") in panel.content and custom_ids(panel, "q:")
     before = controls(panel)
+    await honga_public_step(env, channel, alice)  # the disk placed on the public message
+    middle = await assert_panel_current(env, channel, alice, panel.id, mid, 0)
+    assert middle.content != panel.content, "the panel shows step 2 of her turn"
     await honga_round(env, channel, alice, mid, 0)  # End turn on the public message; the computer moves
     shown = await assert_panel_current(env, channel, alice, panel.id, mid, 0)
     assert TR("honga.hand.your_turn") in shown.content, "the panel says it is her turn again, unopened"
@@ -150,6 +162,12 @@ async def test_the_open_panel_follows_the_game_and_a_new_one_retires_it(simcord_
     assert seen(channel, alice, newer.id).content == shown.content
     row = await env.bot.surfaces.addresses.get(mid, "panel", 0)
     assert row.message_id == newer.id
+    # /game hand opens one too, and retires the one before
+    r = answered(await alice.slash(channel, "game hand"))
+    assert r.ephemeral and r.response.content == shown.content
+    assert seen(channel, alice, newer.id).content == TR("panel.replaced")
+    assert controls(seen(channel, alice, newer.id)) == []
+    assert (await env.bot.surfaces.addresses.get(mid, "panel", 0)).message_id == r.response.id
 
 
 async def test_a_click_on_a_panel_past_its_15_minutes_revives_it(simcord_env):
@@ -220,7 +238,7 @@ def private_messages(channel: Any, player: Any) -> list[discord.Message]:
 async def assert_over_everywhere(env: Any, channel: Any, players: list[Any], mid: int, status: str):
     """No private surface keeps a control, and each says how the game ended; no ping is left."""
     await env.bot.surfaces.settle(mid)
-    m, state = await env.bot.matches.get(mid)
+    m, _ = await env.bot.matches.get(mid)
     assert m.status not in ("lobby", "active")
     over = TR("private.over", game=TR(f"game.{m.game}"), status=status)
     for seat, p in enumerate(players):
@@ -285,6 +303,27 @@ async def test_a_resignation_in_a_two_seat_game_ends_it(simcord_env, game):
     await assert_over_everywhere(env, channel, players, mid, TR("match.resigned_win", name="alice"))
 
 
+async def test_a_click_on_a_panel_left_behind_by_the_end_shows_the_end(simcord_env):
+    """A panel past its 15 minutes when the game ended could not be edited then; a click on it is
+    answered with the final state, without controls."""
+    env = simcord_env
+    channel, players, mid = await start_honga(env, humans=2, ai=(), turn_seconds=DAY)
+    mover = await current_mover(env, players, mid)
+    panel = await open_panel(channel, mover)
+    await env.advance_time(PANEL_EXPIRY)
+    answered(await players[0].slash(channel, "game end"))
+    await env.bot.surfaces.settle(mid)
+    behind = seen(channel, mover, panel.id)
+    assert custom_ids(behind, "q:"), "Discord let nobody edit it any more"
+    r = answered(await mover.select(behind, ["place.nw.0"], custom_id=custom_ids(behind, "q:")[0]))
+    over = TR("private.over", game=TR("game.honga"), status=TR("match.ended", name="alice"))
+    assert r.response is not None and r.response.id == panel.id, "repaired in the click's own answer"
+    now = seen(channel, mover, panel.id)
+    assert now.content == over and controls(now) == []
+    assert TR("error.match_over") in [f.content for f in r.followups]
+    assert (await env.bot.store.actions(mid)) == [], "nothing was played"
+
+
 async def assert_final_private(env: Any, mid: int, seat: int, surface: discord.Message) -> None:
     """Over by the rules: the final picture and the result, nothing to click, no instruction."""
     m, state = await env.bot.matches.get(mid)
@@ -317,7 +356,7 @@ async def test_ugah_played_to_the_end_leaves_no_panel_control_and_no_ping(simcor
     panels = [await open_panel(channel, p) for p in players]
     await play_out(env, channel, players, mid, random.Random(5))
     await env.bot.surfaces.settle(mid)
-    for seat, (p, panel) in enumerate(zip(players, panels)):
+    for seat, (p, panel) in enumerate(zip(players, panels, strict=True)):
         for msg in private_messages(channel, p):
             assert controls(msg) == []
         await assert_final_private(env, mid, seat, seen(channel, p, panel.id))
@@ -388,6 +427,14 @@ def line_messages(channel: Any) -> list[int]:
     return [m.id for m in channel.history() if m.type is not discord.MessageType.thread_created]
 
 
+def line_for(mid: int, thread: Any, result: str | None = None) -> str:
+    """The match's line in the channel (an Ugah game of alice and bob): playing, or over with ``result``."""
+    where = {"game": TR("game.ugah"), "id": mid, "names": "alice, bob", "thread": f"<#{thread.id}>"}
+    if result is None:
+        return TR("thread.line.playing", **where)
+    return TR("thread.line.over", **where, result=result)
+
+
 def turn_pings(channel: Any) -> list[discord.Message]:
     return [m for m in pings(channel) if m.type is not discord.MessageType.thread_created]
 
@@ -415,9 +462,7 @@ async def test_a_thread_per_match_from_the_setting_to_the_archive(simcord_env, b
     assert board(thread).id == await board_message_id(env, mid) and custom_ids(board(thread), "g:")
     assert line_messages(channel) == [lobby.id]
     line = seen(channel, alice, lobby.id)
-    assert line.content == TR(
-        "thread.line.playing", game=TR("game.ugah"), id=mid, names="alice, bob", thread=f"<#{thread.id}>"
-    ) and line.components == []
+    assert line.content == line_for(mid, thread) and line.components == []
     # clicks in the thread play; the turn pings go there too
     rng = random.Random(7)
     await play_out(env, thread, [alice, bob], mid, rng, limit=8)
@@ -428,19 +473,16 @@ async def test_a_thread_per_match_from_the_setting_to_the_archive(simcord_env, b
     await play_out(env, thread, [alice, bob], mid, rng, limit=8)
     m, _ = await env.bot.matches.get(mid)
     assert m.channel_id == thread.id and not archived(env, thread)
+    assert board(thread).id == await board_message_id(env, mid) and pings(thread)
+    assert line_messages(channel) == [lobby.id] and turn_pings(channel) == []
     await play_out(env, thread, [alice, bob], mid, rng)
-    await env.bot.surfaces.settle(mid)
     await env.advance_time(30)  # the recap, a few seconds after the end
-    await env.bot.surfaces.settle(mid)
     m, state = await env.bot.matches.get(mid)
     assert m.status == "finished"
     # the line says how it ended; the thread is archived, and nothing was sent to it afterwards
     result = messages.outcome_line(m, state, TR)
     line = seen(channel, alice, lobby.id)
-    assert line.content == TR(
-        "thread.line.over", game=TR("game.ugah"), id=mid, names="alice, bob", thread=f"<#{thread.id}>",
-        result=result,
-    )
+    assert line.content == line_for(mid, thread, result)
     assert "Winner" in result or "winner" in result, result
     assert line_messages(channel) == [lobby.id] and pings(thread) == []
     assert archived(env, thread)
@@ -449,6 +491,69 @@ async def test_a_thread_per_match_from_the_setting_to_the_archive(simcord_env, b
         for i, r in enumerate(env.http_requests)
         if r.method in ("POST", "PATCH", "DELETE") and f"/channels/{thread.id}" in r.path
     ]
-    archive = [w for w in writes if w[1] == "PATCH" and w[2] == f"/channels/{thread.id}"]
-    assert len(archive) == 1, archive
-    assert writes[-1] == archive[0], f"sent to the thread after archiving it: {writes[-3:]}"
+    # Discord unarchives a thread a message is sent to, and edits nothing in an archived one
+    assert writes[-1][1:] == ("PATCH", f"/channels/{thread.id}"), f"sent after archiving: {writes[-3:]}"
+    assert env.http_requests[writes[-1][0]].json == {"archived": True}
+    assert recaps(thread), "the recap went to the thread before it was archived (again)"
+
+
+async def test_without_the_thread_permission_the_game_is_played_in_the_channel(simcord_env):
+    env = simcord_env
+    guild = env.create_guild()
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    channel = guild.create_text_channel(
+        "no-threads", overwrites={env.bot.user: discord.PermissionOverwrite(create_public_threads=False)}
+    )
+    r = answered(await alice.slash(channel, "ugah start", thread=True))
+    lobby = r.response.message
+    answered(await bob.click(lobby, custom_id=button_id(lobby, "join", "l")))
+    lobby = seen(channel, alice, lobby.id)
+    r = answered(await alice.click(lobby, custom_id=button_id(lobby, "start", "l")))
+    assert channel.threads == []
+    tried = [
+        q
+        for q in env.http_requests
+        if q.method == "POST" and q.path.endswith(f"/messages/{lobby.id}/threads")
+    ]
+    assert len(tried) == 1, "it asked Discord, which refused"
+    m = await env.bot.matches.live_in_channel(channel.id)
+    assert m is not None and m.channel_id == channel.id and m.options.get("thread")
+    # the lobby message became the game, and one line says why it is here
+    assert await board_message_id(env, m.id) == lobby.id
+    game = seen(channel, alice, lobby.id)
+    expected = await env.bot.surfaces.public_board(*(await env.bot.matches.get(m.id)))
+    assert custom_ids(game, "g:") and game.content == expected.content
+    notes = [x for x in public_messages(channel) if x.id != lobby.id]
+    assert [x.content for x in notes] == [TR("thread.cannot")]
+    assert (await env.bot.surfaces.addresses.get(m.id, "line")) is None
+    # clicks play in the channel
+    mover = await current_mover(env, [alice, bob], m.id)
+    cid = custom_ids(seen(channel, alice, lobby.id), "g:")[0]
+    answered(await mover.click(seen(channel, alice, lobby.id), custom_id=cid))
+    assert len(await env.bot.store.actions(m.id)) == 1
+    await env.bot.surfaces.settle(m.id)
+    assert [p.reference.message_id for p in pings(channel)] == [lobby.id]
+
+
+async def test_a_thread_game_ended_from_the_thread_says_so_on_its_line(simcord_env):
+    """The start option alone (the server's setting is off); /game end used inside the thread."""
+    env = simcord_env
+    _, channel, players = setup_table(env, 2)
+    alice, bob = players
+    lobby = answered(await alice.slash(channel, "ugah start", thread=True)).response.message
+    answered(await bob.click(board(channel), custom_id=button_id(board(channel), "join", "l")))
+    answered(await alice.click(board(channel), custom_id=button_id(board(channel), "start", "l")))
+    thread = thread_of(env, channel)
+    mid = (await env.bot.matches.live_in_channel(thread.id)).id
+    answered(await play_one(env, thread, players, mid, random.Random(1)))
+    r = answered(await alice.slash(thread, "game end"))
+    assert r.ephemeral and r.response.content == TR("done.ended")
+    await env.advance_time(30)
+    m, _ = await env.bot.matches.get(mid)
+    assert m.status == "cancelled"
+    line = seen(channel, alice, lobby.id)
+    ended = TR("match.ended", name="alice")
+    assert line.content == line_for(mid, thread, ended)
+    assert ended in board(thread).content and custom_ids(board(thread)) == []
+    assert pings(thread) == [] and archived(env, thread) and line_messages(channel) == [lobby.id]

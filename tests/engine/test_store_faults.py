@@ -91,6 +91,7 @@ async def test_a_stale_copy_cannot_overwrite_a_newer_lobby(engine):
         stale_writes = [
             lambda v: other.lobby(mid, v, 300, "carol", "join"),
             lambda v: other.move(mid, 4242),  # writes that are not moves are conditional too
+            lambda v: other.move(mid, 4343),  # (an odd count: bob ends seated)
             lambda v: other.lobby(mid, v, 100, "alice", "ai"),
             lambda v: other.end(mid, 100, moderator=True),
         ]
