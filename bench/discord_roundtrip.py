@@ -153,8 +153,9 @@ async def _run(db_path: str, clicks: int) -> tuple[Any, ...]:
                         dt, total, r = await _timed(first, click())
                         assert r.acknowledged and not r.ephemeral, r.response and r.response.content
                         series.append(dt)
+                        # the click that ends a game is timed apart (the recap follows it)
                         over = (await bot.matches.get(mid))[0].status != "active"
-                        if series is moves:  # the click that ends a game is timed apart (the recap follows it)
+                        if series is moves:
                             (ending if over else settled).append(total)
     finally:
         vars(ui).pop("render", None)
@@ -165,7 +166,9 @@ async def _run(db_path: str, clicks: int) -> tuple[Any, ...]:
 
 def roundtrip(clicks: int) -> list[Row]:
     with tempfile.TemporaryDirectory() as tmp, _fast_idle():
-        moves, noops, prerendered, settled, ending, games = asyncio.run(_run(str(Path(tmp) / "bench.db"), clicks))
+        moves, noops, prerendered, settled, ending, games = asyncio.run(
+            _run(str(Path(tmp) / "bench.db"), clicks)
+        )
     move, defer, edit = pct(moves, 0.5), pct(noops["defer"], 0.5), pct(noops["edit"], 0.5)
     return [
         Row(f"click round trip p50: Ugah move (n={len(moves)}, {games} games)", ms(move)),

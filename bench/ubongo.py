@@ -225,6 +225,7 @@ async def _dm_clicks(single: int, batches: int) -> dict[str, list[float]]:
         png = await real_off_loop(fn)
         drawn.append(png)
         return png
+
     fixed = render_task(RULES.view(_midround(1, 1, 1), 0), 0)  # the "no render" series sends this PNG
     with tempfile.TemporaryDirectory() as tmp, _fast_idle():
         bot = create_bot(str(Path(tmp) / "bench.db"), rate_limits=False)

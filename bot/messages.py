@@ -273,7 +273,13 @@ def private(m: MatchRow, state: Any, seat: int, tr: Translator, display: str = "
     ctx = Ctx(m, state, tr, seat=seat, display=display)
     surface = UIS[m.game].private_surface(ctx)
     if m.status == "active":
-        return Board(surface.content[:MAX_CONTENT], _view_of(surface.items), surface.draw, surface.filename, surface.alt)
+        return Board(
+            surface.content[:MAX_CONTENT],
+            _view_of(surface.items),
+            surface.draw,
+            surface.filename,
+            surface.alt,
+        )
     # over: the final picture, no controls, and how it ended instead of any instruction or turn line
     # (kept only where the game's own final text says the result already)
     status = _status(ctx)

@@ -120,7 +120,9 @@ _COLUMNS = (
     "id, game, guild_id, channel_id, message_id, host_id, status, version, seed, seats, options, "
     "state, meta, timers, public_version"
 )
-_MUTABLE = "channel_id, message_id, status, version, seats, options, state, meta, timers, public_version, deadline"
+_MUTABLE = (
+    "channel_id, message_id, status, version, seats, options, state, meta, timers, public_version, deadline"
+)
 _MUTABLE_SLOTS = ",".join("?" * (len(_MUTABLE.split(",")) + 1))  # ... and "updated"
 _LIVE_SQL = "status IN ('lobby','active')"
 
@@ -234,11 +236,15 @@ class SurfaceQueries:
 
     async def drop_surface(self, match_id: int, kind: str, seat: int = -1) -> None:
         async with self._transaction() as db:
-            await db.execute("DELETE FROM surfaces WHERE match_id=? AND kind=? AND seat=?", match_id, kind, seat)
+            await db.execute(
+                "DELETE FROM surfaces WHERE match_id=? AND kind=? AND seat=?", match_id, kind, seat
+            )
 
     async def guild_setting(self, guild_id: int, name: str) -> str | None:
         async with self._read() as db:
-            rows = await db.fetch("SELECT value FROM guild_settings WHERE guild_id=? AND name=?", guild_id, name)
+            rows = await db.fetch(
+                "SELECT value FROM guild_settings WHERE guild_id=? AND name=?", guild_id, name
+            )
         return rows[0][0] if rows else None
 
     async def set_guild_setting(self, guild_id: int, name: str, value: str) -> None:

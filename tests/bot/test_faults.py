@@ -102,7 +102,9 @@ async def test_missing_permission_is_named_to_the_user(simcord_env):
     r = await alice.slash(channel, "game board")
     assert "Send Messages" in r.response.content
     m, _ = await env.bot.matches.get(mid)
-    assert m.status == "active" and board(channel).id == await board_message_id(env, mid), "the old board was left in place"
+    assert m.status == "active" and board(channel).id == await board_message_id(env, mid), (
+        "the old board was left in place"
+    )
 
 
 async def test_deleted_channel_closes_its_match(simcord_env):

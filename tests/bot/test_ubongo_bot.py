@@ -183,7 +183,10 @@ async def test_closed_dms_fall_back_to_the_panel_and_the_game_goes_on(simcord_en
     await bob.click(board(channel), custom_id=button_id(board(channel), "join", "l"))
     await players[0].click(board(channel), custom_id=button_id(board(channel), "start", "l"))
     m = await env.bot.matches.live_in_channel(channel.id)
-    assert await dms_closed(env, m.id) == {1} and "bob: I can't send you direct messages" in board(channel).content
+    assert (
+        await dms_closed(env, m.id) == {1}
+        and "bob: I can't send you direct messages" in board(channel).content
+    )
     r = await bob.click(board(channel), custom_id=button_id(board(channel), "hand", "h"))
     assert r.ephemeral and "your puzzle" in r.response.content and r.response.attachments
     panel = r.response.message
