@@ -153,18 +153,24 @@ class Router:
             action = (
                 UIS[m.game].select_action(click.arg, click.values) if click.intent == CHOOSE else click.arg
             )
-            update = await self.matches.act(m.id, click.version, user.id, action, surface=surface)
+            with self.surfaces.acting(m.id):
+                update = await self.matches.act(m.id, click.version, user.id, action, surface=surface)
             await self._show(interaction, update.match, update.state, seat)
 
     async def _show(
         self, interaction: discord.Interaction, m: MatchRow, state: Any, seat: int | None
     ) -> None:
-        """The click's answer on its own surface, then every other surface in the background. The
-        answer shows the click's own result even if computers moved since (they follow), unless the
-        surface already shows a newer version."""
+        """The click's answer on its own surface, then every other surface in the background. On the
+        board the answer shows the click's own result even if computers moved since (they follow),
+        unless it already shows a newer version. A private surface shows the latest, once the commits
+        queued behind this one landed: four seats placing at once each get their final DM in one draw,
+        never an in-between one replaced at once."""
+        where = Surfaces.where(interaction)
+        if where != BOARD:
+            await self.surfaces.quiet(m.id)
         latest, latest_state = await self.matches.get(m.id)
-        rec = self.surfaces.reconciler(m.id, Surfaces.where(interaction), seat if seat is not None else -1)
-        if rec.shown is not None and rec.shown.version > m.version:
+        rec = self.surfaces.reconciler(m.id, where, seat if seat is not None else -1)
+        if where != BOARD or (rec.shown is not None and rec.shown.version > m.version):
             m, state = latest, latest_state
         try:
             await self.surfaces.answer(interaction, m, state, seat)

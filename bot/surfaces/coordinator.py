@@ -12,7 +12,7 @@ import asyncio
 import collections
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import discord
@@ -33,6 +33,7 @@ from engine.store import LIVE, MatchRow, Store, SurfaceRow
 log = logging.getLogger(__name__)
 
 LOCALES = 10_000  # users whose last click's language this process remembers
+QUIET_SECONDS = 0.5  # a surface waits at most this long for clicks on their way to a commit
 FINAL = 10_000  # surfaces of closed matches whose last content this process remembers (not redrawn)
 # where a click came from
 BOARD, DM, PANEL = board_kind.KIND, dm.KIND, panel.KIND
@@ -63,6 +64,8 @@ class Surfaces:
         self._tasks: set[asyncio.Task[None]] = set()
         self._locales: collections.OrderedDict[int, str] = collections.OrderedDict()
         self._closing = False
+        self._acting: dict[int, int] = {}  # match -> clicks on their way to its commit
+        self._calm = asyncio.Event()  # set whenever a match has none left
 
     # ---- reconcilers -----------------------------------------------------------------------------
 
@@ -136,15 +139,36 @@ class Surfaces:
 
     # ---- what surfaces show ----------------------------------------------------------------------
 
+    @contextlib.contextmanager
+    def acting(self, match_id: int) -> Iterator[None]:
+        """Around a click's way to its commit: while any are on their way, surfaces wait (``quiet``)."""
+        self._acting[match_id] = self._acting.get(match_id, 0) + 1
+        try:
+            yield
+        finally:
+            left = self._acting[match_id] - 1
+            if left:
+                self._acting[match_id] = left
+            else:
+                del self._acting[match_id]
+                self._calm.set()
+
     async def quiet(self, match_id: int) -> None:
-        """Let the commits already queued on the match land first (a burst of simultaneous clicks):
-        the surface is then drawn once, at the last of them, instead of once per commit."""
+        """Let the clicks already on their way to this match's commit land first (a burst of
+        simultaneous clicks): a surface is then drawn once, at the last of them, instead of once per
+        commit. Bounded: a steady stream of clicks delays nobody for long."""
+        deadline = asyncio.get_running_loop().time() + QUIET_SECONDS
         lock = self.matches.lock(match_id)
-        for _ in range(8):
-            if not lock.locked():
+        while match_id in self._acting or lock.locked():
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
                 return
-            async with lock:
-                pass
+            self._calm.clear()
+            if lock.locked():
+                async with lock:
+                    continue
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._calm.wait(), left)
 
     async def board_row(self, m: MatchRow) -> SurfaceRow | None:
         row = await self.addresses.get(m.id, BOARD)
@@ -269,7 +293,13 @@ class Surfaces:
             else:
                 await interaction.response.edit_message(**board.kwargs(image=False))
                 if not same_image:
-                    await interaction.edit_original_response(attachments=(await rendered(board)).files())
+                    newer = await self._newer(interaction, m, where, seat) if where != BOARD else None
+                    if newer is None:
+                        await interaction.edit_original_response(attachments=(await rendered(board)).files())
+                    else:  # the seat moved on meanwhile (a batch of clicks): one image, the latest
+                        m, board = newer
+                        rec.answered(Shown(m.version, fingerprint(board), image_key(board.draw)), token)
+                        await interaction.edit_original_response(**(await rendered(board)).kwargs())
         except discord.HTTPException:
             rec.shown = None  # what it shows is unknown now: its reconciler puts it right
             rec.poke()
@@ -287,6 +317,25 @@ class Surfaces:
         if where == PANEL:
             await self._adopt_panel(interaction, m, seat)
         return True
+
+    async def _newer(
+        self, interaction: discord.Interaction, m: MatchRow, where: str, seat: int | None
+    ) -> tuple[MatchRow, Board] | None:
+        """A private surface's latest content, if commits that landed (or were queued) since ``m``
+        changed it: its answer's image is then drawn once, for the latest, not for an in-between."""
+        await self.quiet(m.id)
+        latest, state = await self.matches.get(m.id)
+        if latest.version == m.version or seat is None:
+            return None
+        rec = self.reconciler(m.id, where, seat)
+        kept, display = rec.display
+        display = (
+            display if kept == latest.seats[seat].version else ""
+        )  # a choice made before it moved on goes
+        board = messages.private(latest, state, seat, translator(interaction.locale), display)
+        if rec.shown is not None and rec.shown.fingerprint == fingerprint(board):
+            return None
+        return latest, board
 
     async def _adopt_panel(self, interaction: discord.Interaction, m: MatchRow, seat: int | None) -> None:
         """A click on a panel: that panel is the seat's live one for another 15 minutes; one that had
