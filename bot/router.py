@@ -166,18 +166,20 @@ class Router:
         queued behind this one landed: four seats placing at once each get their final DM in one draw,
         never an in-between one replaced at once."""
         where = Surfaces.where(interaction)
-        if where != BOARD:
-            await self.surfaces.quiet(m.id)
-        latest, latest_state = await self.matches.get(m.id)
         rec = self.surfaces.reconciler(m.id, where, seat if seat is not None else -1)
-        if where != BOARD or (rec.shown is not None and rec.shown.version > m.version):
-            m, state = latest, latest_state
+        rec.answering += 1  # from now on: a refused twin of this click leaves the surface to this answer
         try:
+            if where != BOARD:
+                await self.surfaces.quiet(m.id)
+            latest, latest_state = await self.matches.get(m.id)
+            if where != BOARD or (rec.shown is not None and rec.shown.version > m.version):
+                m, state = latest, latest_state
             await self.surfaces.answer(interaction, m, state, seat)
         except discord.HTTPException as err:  # committed all the same: say so; the surface catches up
             log.warning("match %s: the click's answer failed at Discord: %s", m.id, err)
             await errors.reply(interaction, "error.not_shown")
         finally:
+            rec.answering -= 1
             self.surfaces.changed(m.id)  # committed: every surface follows, whatever became of the answer
 
     async def _lobby(self, interaction: discord.Interaction, m: MatchRow, click: Click) -> None:

@@ -55,6 +55,10 @@ class BoardSurface:
                 if not await hub.by_token(rec, board, image=not same_image):
                     raise Retry(v.after) from None
             elif v.what == MESSAGE_GONE:
+                now = await hub.board_row(m)
+                if now is None or now.message_id != row.message_id:
+                    rec.poke()  # it moved meanwhile (another process reposted it): edit the new one
+                    return
                 log.info("match %s: board message is gone; posting a new one", m.id)
                 await rendered(board)
                 mid = await hub.send.post(row.channel_id or m.channel_id, board)

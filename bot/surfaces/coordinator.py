@@ -386,7 +386,10 @@ class Surfaces:
     async def repost(self, match_id: int) -> bool:
         """/game board: the board posted anew at the bottom of the channel, the old one removed."""
         rec = self.reconciler(match_id, BOARD)
-        await rec.wait()
+        async with rec.lock:  # never while a step edits the board it replaces
+            return await self._repost(rec, match_id)
+
+    async def _repost(self, rec: Reconciler, match_id: int) -> bool:
         m, state = await self.matches.get(match_id)
         old = await self.board_row(m)
         board = await rendered(await self.public_board(m, state))

@@ -50,6 +50,8 @@ class Reconciler:
     put: bytes | None = None  # the fingerprint the running step sent, if it sent anything
     _dirty: bool = False
     _task: asyncio.Task[None] | None = field(default=None, repr=False)
+    # held by each step, and by whatever else changes where the surface lives (/game board's repost)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
 
     @property
     def key(self) -> tuple[int, str, int]:
@@ -95,7 +97,8 @@ class Reconciler:
                 self._dirty = False
                 answers, self.put = self.answers, None
                 try:
-                    await self.step(self)
+                    async with self.lock:
+                        await self.step(self)
                     attempt, started = 0, self.now()
                 except Retry as r:
                     if self.now() - started > GIVE_UP_SECONDS:
