@@ -734,6 +734,9 @@ def test_killing_the_real_bot_under_simcord_loses_no_answered_move(tmp_path):
                     old_ok += 1
                 elif line == "old bad":
                     old_bad += 1
+            # every life starts a second later at least: its messages get new ids, as Discord's never
+            # repeat (the bot keeps message ids, a turn ping's among them, across restarts)
+            offset += 1
             _verify(db_path, acked)  # consistent, and no answered move lost
     finally:
         proc.stdin.close()
