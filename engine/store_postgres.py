@@ -133,8 +133,9 @@ class PostgresStore(Store):
         try:
             if self.schema:
                 conn = await asyncpg.connect(self.url, timeout=10)
-                try:
-                    await conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"')
+                try:  # IF NOT EXISTS is no lock: a process starting at the same moment may create it first
+                    with contextlib.suppress(pg.UniqueViolationError):
+                        await conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"')
                 finally:
                     await conn.close()
             self._pool = await asyncpg.create_pool(

@@ -53,6 +53,11 @@ def _cause(err: BaseException) -> str:
     return f"{text}: restore a backup (./run backup makes one) or point DATABASE_PATH elsewhere"
 
 
+async def _statement(db: aiosqlite.Connection, sql: str) -> None:
+    """One statement whose cursor is closed in the connection's thread (see _Conn.execute)."""
+    await (await db.execute(sql)).close()
+
+
 class _Conn:
     """The shared connection as the queries use it (already serialised by SqliteStore._using)."""
 
@@ -68,11 +73,17 @@ class _Conn:
             raise
 
     async def execute(self, sql: str, *args: Any) -> int:
+        # every cursor is closed in the connection's own thread: one left to the garbage collector
+        # would be finalised in whichever thread collects it, possibly while the connection's thread
+        # runs another statement ("bad parameter or other API misuse")
         cur = await self.db.execute(sql, args)
-        return cur.rowcount
+        try:
+            return cur.rowcount
+        finally:
+            await cur.close()
 
     async def executemany(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
-        await self.db.executemany(sql, rows)
+        await (await self.db.executemany(sql, rows)).close()
 
 
 class SqliteStore(Store):
@@ -126,9 +137,9 @@ class SqliteStore(Store):
         for number, script in enumerate(SQLITE[current:], start=current + 1):
             await self.db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version={number};\nCOMMIT;")
         # a write probe: a read-only or locked file must stop the bot now, not fail every move later
-        await self.db.execute("BEGIN IMMEDIATE")
-        await self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-        await self.db.execute("COMMIT")
+        await _statement(self.db, "BEGIN IMMEDIATE")
+        await _statement(self.db, f"PRAGMA user_version={SCHEMA_VERSION}")
+        await _statement(self.db, "COMMIT")
 
     def _take_instance_lock(self) -> None:
         handle = open(f"{self.path}.lock", "a+")  # noqa: SIM115 (held open for the store's lifetime)
@@ -197,7 +208,7 @@ class SqliteStore(Store):
         """SQLite's own wait for another process's lock; changed only after a wait in the queue."""
         ms = int(seconds * 1000)
         if abs(ms - self._busy_ms) > 50:
-            await self.db.execute(f"PRAGMA busy_timeout={ms}")
+            await _statement(self.db, f"PRAGMA busy_timeout={ms}")
             self._busy_ms = ms
 
     @contextlib.asynccontextmanager
@@ -210,14 +221,14 @@ class SqliteStore(Store):
         async with self._using() as db:
             if db.in_transaction:  # left open by a cancelled caller: never build on it
                 log.warning("a transaction was left open; rolling it back")
-                await db.execute("ROLLBACK")
-            await db.execute("BEGIN IMMEDIATE")
+                await _statement(db, "ROLLBACK")
+            await _statement(db, "BEGIN IMMEDIATE")
             try:
                 yield _Conn(db)
-                await db.execute("COMMIT")
+                await _statement(db, "COMMIT")
             except BaseException as err:
                 try:
-                    await db.execute("ROLLBACK")
+                    await _statement(db, "ROLLBACK")
                 except sqlite3.Error as rollback_err:  # e.g. "cannot rollback": keep the real cause
                     log.warning("rollback after %r failed: %s", err, rollback_err)
                 if isinstance(err, sqlite3.IntegrityError) and "channel_id" in str(err):
