@@ -31,7 +31,6 @@ from bot.components import (
 from bot.games import UIS
 from bot.i18n import translator
 from bot.names import clean_name
-from bot.render_pool import rendered
 from bot.surfaces import Surfaces
 from bot.surfaces.coordinator import BOARD
 from engine.errors import BadActionCode, EngineError, MatchOver, NotInMatch, NotYourTurn, StaleAction
@@ -186,7 +185,7 @@ class Router:
         user = interaction.user
         if click.arg == "rematch":
             update = await self.matches.rematch(m.id, user.id, clean_name(user.display_name))
-            await self._post_new(interaction, update.match, update.state)
+            await self.surfaces.post_first(interaction, update.match, update.state)
             return
         update = await self.matches.lobby(
             m.id,
@@ -204,20 +203,6 @@ class Router:
                 self.surfaces.changed(m.id)
                 return
         await self._show(interaction, update.match, update.state, None)
-
-    async def _post_new(self, interaction: discord.Interaction, m: MatchRow, state: Any) -> None:
-        """A new match's first message (a rematch offer) as the click's answer, below the old board."""
-        board = await rendered(await self.surfaces.public_board(m, state))
-        try:
-            response = await interaction.response.send_message(**board.kwargs(new=True))
-            message_id = response.message_id
-            if message_id is None:
-                message_id = (await interaction.original_response()).id
-        except discord.HTTPException:
-            await self.matches.discard_lobby(m.id)  # nobody saw it: it must not block the channel
-            raise
-        await self.surfaces.adopt_board(m, m.channel_id, message_id, interaction.token)
-        self.surfaces.changed(m.id)
 
     async def _open(
         self, interaction: discord.Interaction, m: MatchRow, state: Any, seat: int | None, what: str

@@ -73,19 +73,7 @@ async def open_lobby(
             await bot.matches.discard_lobby(mid)  # an unstartable lobby nobody asked for: gone
             await bot.reply_engine_error(interaction, err)
             return
-    board = await rendered(await bot.surfaces.public_board(update.match, update.state))
-    try:
-        response = await interaction.response.send_message(**board.kwargs(new=True))
-        message_id = response.message_id
-        if message_id is None:
-            message_id = (await interaction.original_response()).id
-    except discord.HTTPException:
-        # nobody saw it: close it, or an invisible lobby (or game) would block the channel
-        await bot.matches.discard_lobby(mid)
-        raise
-    await bot.surfaces.adopt_board(update.match, interaction.channel_id, message_id, interaction.token)
-    if start:
-        bot.surfaces.changed(mid)  # the seats' DMs
+    await bot.surfaces.post_first(interaction, update.match, update.state)
 
 
 class Common(commands.GroupCog, group_name="game", group_description=desc("cmd.game")):

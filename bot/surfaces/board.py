@@ -10,7 +10,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from bot.render_pool import rendered
-from bot.surfaces.content import Shown, fingerprint, image_key
+from bot.surfaces.content import Shown, draft
 from bot.surfaces.reconciler import Reconciler, Retry
 from bot.surfaces.send import CHANNEL_GONE, MESSAGE_GONE, RETRY, verdict
 from engine.store import LIVE, SurfaceRow
@@ -40,11 +40,10 @@ class BoardSurface:
         if row is None or row.message_id is None:
             return  # not posted yet: the command or click that opened it posts it
         board = await hub.public_board(m, state)
-        fp = fingerprint(board)
-        if rec.shown is not None and (rec.shown.version > m.version or rec.shown.fingerprint == fp):
+        d = draft(rec.shown, m.version, board)
+        if d is None:
             return
-        key = image_key(board.draw)
-        same_image = rec.shown is not None and rec.shown.image == key
+        same_image = not d.new_image
         if not same_image:
             await rendered(board)
         try:
@@ -70,4 +69,4 @@ class BoardSurface:
             else:
                 log.warning("match %s: could not show the board: %s", m.id, err)
                 return
-        rec.showed(Shown(m.version, fp, key))
+        rec.showed(Shown(m.version, d.fingerprint, d.image_key))

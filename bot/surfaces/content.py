@@ -23,6 +23,25 @@ class Shown:
     image: str = ""  # its image's inputs (image_key): an unchanged image is neither drawn nor sent
 
 
+@dataclass(frozen=True)
+class Draft:
+    """A surface's new content that differs from what it shows: its fingerprint, its image's key, and
+    whether the image must be drawn and sent (else the message keeps the one it has)."""
+
+    fingerprint: bytes
+    image_key: str
+    new_image: bool
+
+
+def draft(shown: Shown | None, version: int, board: Board) -> Draft | None:
+    """None when ``board`` is what the surface shows already, or older than it."""
+    fp = fingerprint(board)
+    if shown is not None and (shown.version > version or shown.fingerprint == fp):
+        return None
+    key = image_key(board.draw)
+    return Draft(fp, key, shown is None or shown.image != key)
+
+
 def image_key(draw: Callable[[], bytes] | None) -> str:
     """The inputs of a lazy drawing: the function and the values it closes over (views are plain
     data; translators are one object per language), so equal keys draw equal images."""

@@ -374,6 +374,23 @@ class Surfaces:
         if old is not None and old.message_id != mid:
             await self.kinds[PANEL].retire(old, tr)  # type: ignore[attr-defined]
 
+    async def post_first(self, interaction: discord.Interaction, m: MatchRow, state: Any) -> None:
+        """A new match's first message (a lobby, a game started at once, a rematch offer) as the
+        answer to the command or click that opened it; the other surfaces follow."""
+        board = await rendered(await self.public_board(m, state))
+        try:
+            response = await interaction.response.send_message(**board.kwargs(new=True))
+            message_id = response.message_id
+            if message_id is None:
+                message_id = (await interaction.original_response()).id
+        except discord.HTTPException:
+            # nobody saw it: close it, or an invisible lobby (or game) would block the channel
+            await self.matches.discard_lobby(m.id)
+            raise
+        await self.adopt_board(m, m.channel_id, message_id, interaction.token)
+        self.reconciler(m.id, BOARD).showed(Shown(m.version, fingerprint(board), image_key(board.draw)))
+        self.changed(m.id)
+
     async def adopt_board(
         self, m: MatchRow, channel_id: int, message_id: int, token: str | None = None
     ) -> None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from bot import messages
 from bot.games import UIS
 from bot.render_pool import rendered
-from bot.surfaces.content import Shown, fingerprint, image_key
+from bot.surfaces.content import Shown, draft
 from bot.surfaces.reconciler import Reconciler, Retry
 from bot.surfaces.send import DMS_SHUT, FORBIDDEN, MESSAGE_GONE, RETRY, verdict
 from engine.store import MatchRow, SurfaceRow
@@ -48,11 +48,10 @@ class DmSurface:
             return  # DMs closed: this seat plays through the panel
         display = rec.display[1] if rec.display[0] == info.version else ""
         board = messages.private(m, state, rec.seat, hub.private_tr(m, info.user_id), display)
-        fp = fingerprint(board)
-        if rec.shown is not None and (rec.shown.version > m.version or rec.shown.fingerprint == fp):
+        d = draft(rec.shown, m.version, board)
+        if d is None:
             return
-        key = image_key(board.draw)
-        same_image = rec.shown is not None and rec.shown.image == key and row is not None
+        same_image = not d.new_image and row is not None
         if not same_image:
             await rendered(board)
         try:
@@ -81,7 +80,7 @@ class DmSurface:
             else:
                 log.warning("match %s: DM to seat %s failed: %s", m.id, rec.seat, err)
                 return
-        rec.showed(Shown(m.version, fp, key))
+        rec.showed(Shown(m.version, d.fingerprint, d.image_key))
 
     async def _post(
         self, m: MatchRow, seat: int, user_id: int, row: SurfaceRow | None, board: messages.Board

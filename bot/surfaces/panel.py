@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from bot import messages
 from bot.i18n import Translator
 from bot.render_pool import rendered
-from bot.surfaces.content import Shown, fingerprint, image_key
+from bot.surfaces.content import Shown, draft
 from bot.surfaces.reconciler import Reconciler, Retry
 from bot.surfaces.send import RETRY, verdict
 from engine.store import MatchRow, SurfaceRow
@@ -49,11 +49,10 @@ class PanelSurface:
         info = m.seats[rec.seat]
         display = rec.display[1] if rec.display[0] == info.version else ""
         board = messages.private(m, state, rec.seat, hub.private_tr(m, info.user_id), display)
-        fp = fingerprint(board)
-        if rec.shown is not None and (rec.shown.version > m.version or rec.shown.fingerprint == fp):
+        d = draft(rec.shown, m.version, board)
+        if d is None:
             return
-        key = image_key(board.draw)
-        same_image = rec.shown is not None and rec.shown.image == key
+        same_image = not d.new_image
         if not same_image:
             await rendered(board)
         try:
@@ -65,7 +64,7 @@ class PanelSurface:
             log.info("match %s: seat %s's panel can no longer be edited (%s)", m.id, rec.seat, err)
             await hub.addresses.put(dataclasses.replace(row, token=None))
             return
-        rec.showed(Shown(m.version, fp, key))
+        rec.showed(Shown(m.version, d.fingerprint, d.image_key))
 
     async def retire(self, row: SurfaceRow, tr: Translator) -> None:
         """An older panel of the seat, replaced by a newer one: one line, no controls, no image."""
