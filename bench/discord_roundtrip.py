@@ -32,7 +32,7 @@ import simcord
 import simcord.env
 
 from bench import Row, ms, pct
-from bench.sim import next_click, open_and_start, setup_table
+from bench.sim import SIM_CLOCK_WATCH, next_click, open_and_start, setup_table
 from bot.client import create_bot
 from bot.games import UIS
 
@@ -107,7 +107,9 @@ async def _timed(first: _FirstEdit, coro: Any) -> tuple[float, float, Any]:
 
 
 async def _run(db_path: str, clicks: int) -> tuple[Any, ...]:
-    bot = create_bot(db_path, rate_limits=False)  # as in tests: SimCord time stands still between clicks
+    bot = create_bot(
+        db_path, rate_limits=False, clock_watch_seconds=SIM_CLOCK_WATCH
+    )  # as in tests: SimCord time stands still between clicks
     bot.add_dynamic_items(NoopButton)
     _let_noop_through(bot)
     ui = UIS["ugah"]

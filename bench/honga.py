@@ -26,7 +26,7 @@ import simcord
 
 from bench import pct
 from bench.discord_roundtrip import NOOP_IDS, NoopButton, _fast_idle, _let_noop_through
-from bench.sim import board, button_id, components, setup_table
+from bench.sim import SIM_CLOCK_WATCH, board, button_id, components, setup_table
 from bot.client import create_bot
 from bot.games import UIS
 from engine.games.honga import RULES, HongaState
@@ -258,7 +258,9 @@ async def _panel_turn(
 
 
 async def _panel_run(db_path: str, clicks: int) -> _Series:
-    bot = create_bot(db_path, rate_limits=False)  # as in tests: SimCord time stands still between clicks
+    bot = create_bot(
+        db_path, rate_limits=False, clock_watch_seconds=SIM_CLOCK_WATCH
+    )  # as in tests: SimCord time stands still between clicks
     bot.add_dynamic_items(NoopButton)
     _let_noop_through(bot)
     series, ui = _Series(), UIS["honga"]

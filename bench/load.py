@@ -297,8 +297,7 @@ async def _fill(new_store: NewStore, n_live: int, templates: int = 50) -> list[i
                     now,
                 )
             )
-        async with store._transaction() as db:
-            await db.executemany(_INSERT, copies)
+        await store._write(lambda db: db.executemany(_INSERT, copies))
         return [e.id for e in await store.live_entries() if e.status == "active"]
 
 

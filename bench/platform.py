@@ -19,7 +19,7 @@ import simcord
 
 from bench import Row, ms, pct
 from bench.discord_roundtrip import NOOP_IDS, NoopButton, _fast_idle, _let_noop_through
-from bench.sim import board, button_id, concurrent_dm_clicks, custom_ids, setup_table
+from bench.sim import SIM_CLOCK_WATCH, board, button_id, concurrent_dm_clicks, custom_ids, setup_table
 from bot.client import create_bot
 from engine import compute
 from engine.registry import rules_for
@@ -38,7 +38,7 @@ async def _four_seats(rounds: int) -> list[Row]:
 
     register(_Registry())
     with tempfile.TemporaryDirectory() as tmp, _fast_idle():
-        bot = create_bot(str(Path(tmp) / "bench.db"), rate_limits=False)
+        bot = create_bot(str(Path(tmp) / "bench.db"), rate_limits=False, clock_watch_seconds=SIM_CLOCK_WATCH)
         async with simcord.run(bot) as env:
             _let_noop_through(bot)
             bot.add_dynamic_items(NoopButton)
@@ -139,7 +139,7 @@ async def _grid_roundtrip(game: str, clicks: int) -> tuple[list[float], list[flo
     from bench.discord_roundtrip import _FirstEdit, _timed
 
     with tempfile.TemporaryDirectory() as tmp, _fast_idle():
-        bot = create_bot(str(Path(tmp) / "bench.db"), rate_limits=False)
+        bot = create_bot(str(Path(tmp) / "bench.db"), rate_limits=False, clock_watch_seconds=SIM_CLOCK_WATCH)
         bot.add_dynamic_items(NoopButton)
         _let_noop_through(bot)
         moves, displays, noops = [], [], []

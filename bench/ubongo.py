@@ -24,7 +24,15 @@ import discord
 import simcord
 
 from bench.discord_roundtrip import NOOP_IDS, NoopButton, _fast_idle, _FirstEdit, _let_noop_through, _timed
-from bench.sim import board, button_id, components, concurrent_dm_clicks, custom_ids, setup_table
+from bench.sim import (
+    SIM_CLOCK_WATCH,
+    board,
+    button_id,
+    components,
+    concurrent_dm_clicks,
+    custom_ids,
+    setup_table,
+)
 from bot import render_pool
 from bot.client import create_bot
 from bot.games import ubongo as ui_module
@@ -228,7 +236,7 @@ async def _dm_clicks(single: int, batches: int) -> dict[str, list[float]]:
 
     fixed = render_task(RULES.view(_midround(1, 1, 1), 0), 0)  # the "no render" series sends this PNG
     with tempfile.TemporaryDirectory() as tmp, _fast_idle():
-        bot = create_bot(str(Path(tmp) / "bench.db"), rate_limits=False)
+        bot = create_bot(str(Path(tmp) / "bench.db"), rate_limits=False, clock_watch_seconds=SIM_CLOCK_WATCH)
         bot.add_dynamic_items(NoopButton)
         _let_noop_through(bot)
         async with simcord.run(bot) as env:

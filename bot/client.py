@@ -22,7 +22,7 @@ from bot.router import Router, is_moderator
 from bot.surfaces import DiscordSend, Surfaces, replay_viewer
 from engine import compute
 from engine.errors import DatabaseBusy, EngineError
-from engine.match import Matches, Update
+from engine.match import CLOCK_WATCH_SECONDS, Matches, Update
 from engine.store import StoreBusy, StoreError, open_store
 
 log = logging.getLogger(__name__)
@@ -84,6 +84,7 @@ class GameBot(commands.AutoShardedBot):
         rate_limits: bool = True,
         shard_count: int | None = 1,
         shard_ids: tuple[int, ...] | None = None,
+        clock_watch_seconds: float = CLOCK_WATCH_SECONDS,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # no privileged intents: no message content, no member list
@@ -106,8 +107,10 @@ class GameBot(commands.AutoShardedBot):
             turn_seconds=turn_seconds,
             on_timer_update=self._timer_update,
             owns=self.owns,
+            clock_watch_seconds=clock_watch_seconds,
         )
         self.surfaces = Surfaces(self.matches, self.store, DiscordSend(self), _now)
+        self.matches.on_timer_held = self.surfaces.held.update
         self.router = Router(self.matches, self.surfaces, self.within_limits, self._replay_step)
         self.dev_guild_id = dev_guild_id
 
@@ -235,9 +238,11 @@ def create_bot(
     rate_limits: bool = True,
     shard_count: int | None = 1,
     shard_ids: tuple[int, ...] | None = None,
+    clock_watch_seconds: float = CLOCK_WATCH_SECONDS,
 ) -> GameBot:
     """Build the bot without connecting (tests run it against a simulated Discord). ``database``: a
-    SQLite file path or a postgresql:// URL. ``shard_count`` None: as many shards as Discord advises."""
+    SQLite file path or a postgresql:// URL. ``shard_count`` None: as many shards as Discord advises.
+    ``clock_watch_seconds``: engine.match's clock watch (a simulated Discord wants a long one)."""
     return GameBot(
         database,
         turn_seconds=turn_seconds,
@@ -245,4 +250,5 @@ def create_bot(
         rate_limits=rate_limits,
         shard_count=shard_count,
         shard_ids=shard_ids,
+        clock_watch_seconds=clock_watch_seconds,
     )

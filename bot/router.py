@@ -33,7 +33,15 @@ from bot.i18n import translator
 from bot.names import clean_name
 from bot.surfaces import Surfaces
 from bot.surfaces.coordinator import BOARD
-from engine.errors import BadActionCode, EngineError, MatchOver, NotInMatch, NotYourTurn, StaleAction
+from engine.errors import (
+    BadActionCode,
+    DatabaseUnsure,
+    EngineError,
+    MatchOver,
+    NotInMatch,
+    NotYourTurn,
+    StaleAction,
+)
 from engine.match import PRIVATE, PUBLIC, Matches
 from engine.registry import rules_for
 from engine.store import MatchRow
@@ -83,6 +91,9 @@ class Router:
             await self._route(interaction, click)
         except StaleAction as err:
             await self._repair(interaction, click)
+            await errors.reply_engine(interaction, err)
+        except DatabaseUnsure as err:  # it may land yet: the surfaces show what was kept once it answers
+            self.surfaces.recheck(click.match_id)
             await errors.reply_engine(interaction, err)
         except EngineError as err:
             over = isinstance(err, MatchOver) and Surfaces.where(interaction) != BOARD

@@ -60,6 +60,14 @@ class ChannelBusy(EngineError):
 
 
 class DatabaseBusy(EngineError):
-    """Another process holds the database lock: nothing was changed, try again in a moment."""
+    """The database could not answer in time (another process's lock, a server not answering):
+    nothing was changed, try again in a moment."""
 
     key = "error.db_busy"
+
+
+class DatabaseUnsure(DatabaseBusy):
+    """The database stopped answering after the commit was sent: the move may still be kept. The
+    match is read again from the database, and its surfaces show what was kept once it answers."""
+
+    key = "error.db_unsure"

@@ -17,6 +17,7 @@ import asyncio
 import collections
 import contextlib
 import copy
+import itertools
 import logging
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -28,6 +29,7 @@ from engine.core import SYSTEM, Event, Outcome
 from engine.errors import (
     ChannelBusy,
     DatabaseBusy,
+    DatabaseUnsure,
     EngineError,
     LobbyError,
     MatchNotFound,
@@ -47,6 +49,7 @@ from engine.store import (
     SeatInfo,
     Store,
     StoreBusy,
+    StoreUnsure,
     WriteConflict,
 )
 
@@ -57,7 +60,17 @@ REMATCH_SECONDS = 10 * 60  # a rematch offer waits this long for every player's 
 AWAY_SECONDS = timers.AWAY_SECONDS
 CACHE_LIMIT = 2000  # decoded matches kept in memory; live ones always stay
 MAX_EVENTS = 300  # the story shown since the last human move (computer chains append to it)
-RETRY_SECONDS = (1, 2, 5, 10, 30, 60)  # a timer whose firing failed is retried, never dropped
+# a timer whose firing failed keeps its due time and is retried, never dropped: fast at first, so it
+# fires within a second of the database coming back (a full disk freed), then every second for five
+# minutes, then slower
+RETRY_SECONDS = (0.1, 0.25, 0.5, *((1.0,) * 300), 2.0, 5.0, 10.0, 30.0)
+HELD_SECONDS = 3.0  # a due timer still failing after retrying this long is said in its channel
+# while a timer waits, the wall clock is compared with the loop's this often: a forward step makes a
+# timer due before the next look fire late by at most this. A simulated Discord (SimCord: the tests,
+# the playground, the benchmarks) waits in real time for any bot timer due within its settle timeout
+# (5 s), so every click would wait for the watch: there it is given a longer one (bench.sim)
+CLOCK_WATCH_SECONDS = 2.0
+CLOCK_STEP_SECONDS = 0.5  # a wall clock jump larger than this makes every timer wait again
 PUBLIC, PRIVATE = "public", "private"
 HISTORIES = 8  # rebuilt histories of finished matches kept for /replay (stepping is then cheap)
 ONCE_KEYS = ("recap",)  # the MatchMeta time stamps mark_once may note
@@ -70,6 +83,10 @@ class Update:
     match: MatchRow
     state: Any  # the game's state object (None in the lobby)
     events: list[Event] = field(default_factory=list)
+
+
+class _Conflict(StaleAction):
+    """The cached copy was stale: another process committed the match meanwhile."""
 
 
 def _new_seed() -> int:
@@ -89,6 +106,7 @@ class Matches:
         on_timer_update: Callable[[Update], Awaitable[None]] | None = None,
         run: Chooser = compute.run,
         owns: Callable[[int | None], bool] = lambda guild_id: True,
+        clock_watch_seconds: float = CLOCK_WATCH_SECONDS,
     ) -> None:
         self.store = store
         self.now = now
@@ -96,12 +114,18 @@ class Matches:
         self.on_timer_update = on_timer_update
         self.run = run  # where computer decisions are made (a process pool by default)
         self.owns = owns  # this process's guilds (its Discord shards): only their timers run here
+        self.clock_watch_seconds = clock_watch_seconds
         self.on_broken: Callable[[int, int | None], Awaitable[None]] | None = None
+        # a due timer cannot fire for a while (True), or fires at last (False): said in its channel
+        self.on_timer_held: Callable[[int, bool], None] | None = None
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[MatchRow, Any]] = {}
         # per live match: a loop timer handle waiting for its deadline (cheap: no task, no frame until
         # it is due), then the task that fires it
         self._timers: dict[int, asyncio.TimerHandle | asyncio.Task[None]] = {}
+        self._deadlines: dict[int, float] = {}  # the wall clock due time each handle waits for
+        self._watch: asyncio.TimerHandle | None = None  # the clock watch, while any handle waits
+        self._watch_from = (0.0, 0.0)  # (wall, loop) clocks when the watch last looked
         self._entries: list[LiveEntry] | None = None  # what recover() read, for check_live
         self._closing = False
         self._histories: collections.OrderedDict[int, list[replay.Step]] = collections.OrderedDict()
@@ -139,6 +163,7 @@ class Matches:
         log.error("match %s cannot be decoded (%r): set aside", match_id, err)
         channel = await self.store.set_aside(match_id, repr(err), self.now())
         old = self._timers.pop(match_id, None)
+        self._deadlines.pop(match_id, None)
         if old is not None and old is not asyncio.current_task():
             old.cancel()
         if self.on_broken is not None:
@@ -171,14 +196,19 @@ class Matches:
         """The one writer of a match: its lock, a private copy of its row, and its state (immutable:
         rules return new states). The cache changes only in ``_commit``, after the database did."""
         async with self.lock(match_id):
-            if self.store.shared:  # another process may have written it: check the cache is current
+            # another process may have written it: check the cache is current, unless its commits'
+            # notices reach us (they drop our copy; one racing its notice meets the conditional write)
+            if self.store.shared and not self.store.listening:
                 await self._revalidate(match_id)
             m, state = await self.get(match_id)
             try:
                 yield m.copy(), state
             except WriteConflict:
                 self._cache.pop(match_id, None)  # another process wrote it: reload the truth
-                raise StaleAction() from None
+                raise _Conflict() from None
+            except StoreUnsure:
+                self._cache.pop(match_id, None)  # the commit may land yet: read the truth next time
+                raise DatabaseUnsure() from None
             except StoreBusy:
                 raise DatabaseBusy() from None
 
@@ -384,6 +414,8 @@ class Matches:
             await self.store.create(m, self.now())
         except ChannelTaken:
             raise ChannelBusy() from None
+        except StoreUnsure:
+            raise DatabaseUnsure() from None
         except StoreBusy:
             raise DatabaseBusy() from None
         self._remember(m, None)
@@ -528,7 +560,14 @@ class Matches:
         self, match_id: int, version: int, user_id: int, action: str, *, surface: str = PUBLIC
     ) -> Update:
         """A player's action from a click on ``surface`` rendered at ``version``: refused as stale
-        only if that surface changed since (the public view, or what this seat may do)."""
+        only if that surface changed since (the public view, or what this seat may do). A copy that
+        another process's commit made stale is read again and the click judged once more on it."""
+        try:
+            return await self._act(match_id, version, user_id, action, surface)
+        except _Conflict:
+            return await self._act(match_id, version, user_id, action, surface)
+
+    async def _act(self, match_id: int, version: int, user_id: int, action: str, surface: str) -> Update:
         async with self._writing(match_id) as (m, state):
             seat = self.seat_of(m, user_id)
             if m.status == "lobby":
@@ -703,37 +742,96 @@ class Matches:
     def _arm(self, m: MatchRow | LiveEntry) -> None:
         """(Re)start the match's timer, if it has a deadline and its guild is this process's."""
         old = self._timers.pop(m.id, None)
+        self._deadlines.pop(m.id, None)
         if old is not None and old is not asyncio.current_task():
             old.cancel()
         if m.deadline is not None and m.status in LIVE and not self._closing and self.owns(m.guild_id):
-            loop = asyncio.get_running_loop()
-            delay = max(0.0, m.deadline - self.now())
-            self._timers[m.id] = loop.call_later(delay, self._due, m.id)
+            self._wait(m.id, m.deadline)
+
+    def _wait(self, match_id: int, deadline: float) -> None:
+        """Wait for a due time of the wall clock on the loop's monotonic one: the clock watch makes
+        it wait again if the wall clock steps, and a wake that finds nothing due waits again."""
+        loop = asyncio.get_running_loop()
+        self._deadlines[match_id] = deadline
+        self._timers[match_id] = loop.call_later(max(0.0, deadline - self.now()), self._due, match_id)
+        if self._watch is None:
+            self._watch_from = (self.now(), loop.time())
+            self._watch = loop.call_later(self.clock_watch_seconds, self._watch_clock)
+
+    def _watch_clock(self) -> None:
+        """One callback for the whole process, while any timer waits: if the wall clock stepped
+        against the loop's (an NTP correction, a resumed VM), every timer waits again for its stored
+        due time (a step back would wake them early, a step forward late)."""
+        self._watch = None
+        if self._closing:
+            return
+        loop = asyncio.get_running_loop()
+        wall, mono = self.now(), loop.time()
+        wall0, mono0 = self._watch_from
+        # the loop waited at least what it was asked (a simulated loop such as SimCord's moves its own
+        # virtual time by exactly that, while loop.time() barely moves)
+        step = (wall - wall0) - max(self.clock_watch_seconds, mono - mono0)
+        if abs(step) > CLOCK_STEP_SECONDS:
+            waiting = 0
+            for mid, deadline in list(self._deadlines.items()):
+                handle = self._timers.get(mid)
+                if isinstance(handle, asyncio.TimerHandle):
+                    handle.cancel()
+                    self._wait(mid, deadline)
+                    waiting += 1
+                else:  # (its wait ended some other way)
+                    del self._deadlines[mid]
+            log.warning(
+                "the wall clock stepped %+.1fs: %d timer(s) wait again for their due times", step, waiting
+            )
+        if self._watch is None and self._deadlines:
+            self._watch_from = (wall, mono)
+            self._watch = loop.call_later(self.clock_watch_seconds, self._watch_clock)
 
     def armed(self, match_id: int) -> bool:
         """Whether this process runs the match's timers right now."""
         return match_id in self._timers
 
     def _due(self, match_id: int) -> None:
+        self._deadlines.pop(match_id, None)
         if not self._closing:
             self._timers[match_id] = asyncio.get_running_loop().create_task(self._timer(match_id))
 
     async def _timer(self, match_id: int) -> None:
-        for attempt in range(10**9):
-            try:
-                update = await self.tick(match_id)
-                break
-            except MatchNotFound:
-                return
-            except Exception as err:  # retried with backoff, never dropped: no match is left stuck
-                wait = RETRY_SECONDS[min(attempt, len(RETRY_SECONDS) - 1)]
-                if isinstance(err, EngineError):
-                    log.warning("timer of match %s: %s; retrying in %ss", match_id, err.key, wait)
-                else:
-                    log.warning("timer of match %s failed (%r); retrying in %ss", match_id, err, wait)
-                await asyncio.sleep(wait)
+        me, held, waited, update = asyncio.current_task(), False, 0.0, None
+        try:
+            for attempt in itertools.count():
+                try:
+                    update = await self.tick(match_id)
+                    if self._timers.get(match_id) is me:  # nothing fired (woken early: a wall clock
+                        self._arm((await self.get(match_id))[0])  # step back): wait again
+                    break
+                except MatchNotFound:
+                    if self._timers.get(match_id) is me:
+                        del self._timers[match_id]
+                    return
+                except Exception as err:  # retried, keeping its due time: no match is left stuck
+                    wait = RETRY_SECONDS[min(attempt, len(RETRY_SECONDS) - 1)]
+                    if attempt < 3 or attempt % 60 == 0:  # (not a line a second while a disk is full)
+                        why = err.key if isinstance(err, EngineError) else repr(err)
+                        log.warning("timer of match %s failed (%s); retrying in %ss", match_id, why, wait)
+                    if not held and waited >= HELD_SECONDS:
+                        held = True
+                        self._held(match_id, True)
+                    await asyncio.sleep(wait)
+                    waited += wait
+        finally:
+            if held:
+                self._held(match_id, False)
         if update is not None and self.on_timer_update is not None:
             await self.on_timer_update(update)
+
+    def _held(self, match_id: int, held: bool) -> None:
+        if self.on_timer_held is not None:
+            try:
+                self.on_timer_held(match_id, held)
+            except Exception:  # a notice never stops a timer
+                log.exception("match %s: the held clock's notice failed", match_id)
 
     async def recover(self, on_broken: Callable[[int, int | None], Awaitable[None]] | None = None) -> int:
         """Re-arm the timers of this process's live matches (overdue ones fire at once) from one
@@ -817,6 +915,9 @@ class Matches:
 
     async def close(self) -> None:
         self._closing = True
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
         for timer in self._timers.values():
             timer.cancel()
         for timer in list(self._timers.values()):
@@ -824,6 +925,7 @@ class Matches:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await timer
         self._timers.clear()
+        self._deadlines.clear()
 
     async def replay(self, match_id: int) -> Any:
         """Rebuild a match's state from its seed and action log (used by tests and checks)."""

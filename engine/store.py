@@ -12,13 +12,12 @@ stale copy, in this process or another, can never overwrite a newer row: it gets
 from __future__ import annotations
 
 import abc
-import contextlib
 import copy
 import json
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from engine import ratings, records
 from engine.meta import MatchMeta
@@ -28,6 +27,7 @@ log = logging.getLogger(__name__)
 
 LIVE = ("lobby", "active")
 BUSY_SECONDS = 1.5  # wait this long for another process's lock, then say "busy" (Discord allows 3 s)
+CALL_SECONDS = 2.5  # every database call ends within this, answered or busy: a click is answered in 3 s
 
 
 class StoreError(Exception):
@@ -37,6 +37,11 @@ class StoreError(Exception):
 class StoreBusy(Exception):
     """The database cannot answer in time right now (another process's lock, a lost connection):
     nothing was written; retry later."""
+
+
+class StoreUnsure(StoreBusy):
+    """The database stopped answering after a commit was sent: it may or may not have been written
+    (PostgreSQL frozen or cut off mid-commit). The caller forgets what it cached and reads the truth."""
 
 
 class ChannelTaken(Exception):
@@ -200,71 +205,78 @@ class SurfaceRow:
 _SURFACE_COLUMNS = "match_id, kind, seat, channel_id, message_id, token, version, at"
 
 
+T = TypeVar("T")
+Body = Callable[[Conn], Awaitable[T]]  # a transaction: every statement goes through its Conn
+
+
 class SurfaceQueries:
     """Surface addresses and server settings: small rows written without a match's lock (showing a
     board never waits for, or commits to, the match)."""
 
-    _read: Callable[[], contextlib.AbstractAsyncContextManager[Conn]]
-    _transaction: Callable[[], contextlib.AbstractAsyncContextManager[Conn]]
+    _fetch: Callable[..., Awaitable[list[tuple[Any, ...]]]]
+    _write: Callable[[Body[Any]], Awaitable[Any]]
 
     async def surfaces(self, match_id: int) -> list[SurfaceRow]:
-        async with self._read() as db:
-            rows = await db.fetch(f"SELECT {_SURFACE_COLUMNS} FROM surfaces WHERE match_id=?", match_id)
+        rows = await self._fetch(f"SELECT {_SURFACE_COLUMNS} FROM surfaces WHERE match_id=?", match_id)
         return [SurfaceRow(*r) for r in rows]
 
     async def put_surface(self, row: SurfaceRow) -> None:
-        async with self._transaction() as db:
-            await db.execute(
-                f"INSERT INTO surfaces ({_SURFACE_COLUMNS}) VALUES (?,?,?,?,?,?,?,?) "
-                "ON CONFLICT (match_id, kind, seat) DO UPDATE SET channel_id=excluded.channel_id, "
-                "message_id=excluded.message_id, token=excluded.token, version=excluded.version, at=excluded.at",
-                row.match_id, row.kind, row.seat, row.channel_id, row.message_id, row.token, row.version, row.at,
-            )  # fmt: skip
+        await self._execute(
+            f"INSERT INTO surfaces ({_SURFACE_COLUMNS}) VALUES (?,?,?,?,?,?,?,?) "
+            "ON CONFLICT (match_id, kind, seat) DO UPDATE SET channel_id=excluded.channel_id, "
+            "message_id=excluded.message_id, token=excluded.token, version=excluded.version, at=excluded.at",
+            row.match_id, row.kind, row.seat, row.channel_id, row.message_id, row.token, row.version, row.at,
+        )  # fmt: skip
 
     async def claim_surface(self, row: SurfaceRow) -> bool:
         """Write ``row`` only if its version is newer than the stored one: True for the one caller, in
         any process, that claimed this version (a ping per turn, a recap once)."""
-        async with self._transaction() as db:
-            changed = await db.execute(
-                f"INSERT INTO surfaces ({_SURFACE_COLUMNS}) VALUES (?,?,?,?,?,?,?,?) "
-                "ON CONFLICT (match_id, kind, seat) DO UPDATE SET channel_id=excluded.channel_id, "
-                "message_id=excluded.message_id, token=excluded.token, version=excluded.version, at=excluded.at "
-                "WHERE surfaces.version < excluded.version",
-                row.match_id, row.kind, row.seat, row.channel_id, row.message_id, row.token, row.version, row.at,
-            )  # fmt: skip
+        changed = await self._execute(
+            f"INSERT INTO surfaces ({_SURFACE_COLUMNS}) VALUES (?,?,?,?,?,?,?,?) "
+            "ON CONFLICT (match_id, kind, seat) DO UPDATE SET channel_id=excluded.channel_id, "
+            "message_id=excluded.message_id, token=excluded.token, version=excluded.version, at=excluded.at "
+            "WHERE surfaces.version < excluded.version",
+            row.match_id, row.kind, row.seat, row.channel_id, row.message_id, row.token, row.version, row.at,
+        )  # fmt: skip
         return changed == 1
 
     async def drop_surface(self, match_id: int, kind: str, seat: int = -1) -> None:
-        async with self._transaction() as db:
-            await db.execute(
-                "DELETE FROM surfaces WHERE match_id=? AND kind=? AND seat=?", match_id, kind, seat
-            )
+        await self._execute(
+            "DELETE FROM surfaces WHERE match_id=? AND kind=? AND seat=?", match_id, kind, seat
+        )
 
     async def guild_setting(self, guild_id: int, name: str) -> str | None:
-        async with self._read() as db:
-            rows = await db.fetch(
-                "SELECT value FROM guild_settings WHERE guild_id=? AND name=?", guild_id, name
-            )
+        rows = await self._fetch(
+            "SELECT value FROM guild_settings WHERE guild_id=? AND name=?", guild_id, name
+        )
         return rows[0][0] if rows else None
 
     async def set_guild_setting(self, guild_id: int, name: str, value: str) -> None:
-        async with self._transaction() as db:
-            await db.execute(
-                "INSERT INTO guild_settings (guild_id, name, value) VALUES (?,?,?) "
-                "ON CONFLICT (guild_id, name) DO UPDATE SET value=excluded.value",
-                guild_id, name, value,
-            )  # fmt: skip
+        await self._execute(
+            "INSERT INTO guild_settings (guild_id, name, value) VALUES (?,?,?) "
+            "ON CONFLICT (guild_id, name) DO UPDATE SET value=excluded.value",
+            guild_id, name, value,
+        )  # fmt: skip
+
+    async def _execute(self, sql: str, *args: Any) -> int:
+        """One statement in a transaction of its own; the rows it changed."""
+        return int(await self._write(lambda db: db.execute(sql, *args)))
 
 
 Listener = Callable[[int, int, int | None], Awaitable[None] | None]  # (match id, version, guild id)
 
 
 class Store(abc.ABC, SurfaceQueries):
-    """The queries; subclasses provide ``_read`` (a connection) and ``_transaction`` (one
-    transaction: committed when the block ends, rolled back if it raises)."""
+    """The queries; subclasses provide ``_fetch`` (one query) and ``_write`` (one transaction, given
+    as a function of its connection so a backend can run it where it is cheapest and retry it)."""
 
     kind = "?"
     shared = False  # several processes may write this database (PostgreSQL): caches must be checked
+
+    @property
+    def listening(self) -> bool:
+        """Whether other processes' commits are heard now (see ``listen``)."""
+        return False
 
     @abc.abstractmethod
     async def open(self) -> None: ...
@@ -273,10 +285,16 @@ class Store(abc.ABC, SurfaceQueries):
     async def close(self) -> None: ...
 
     @abc.abstractmethod
-    def _read(self) -> contextlib.AbstractAsyncContextManager[Conn]: ...
+    async def _fetch(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+        """The rows of one query (no transaction: a snapshot of committed data)."""
 
     @abc.abstractmethod
-    def _transaction(self) -> contextlib.AbstractAsyncContextManager[Conn]: ...
+    async def _write(self, body: Body[T]) -> T:
+        """``await body(conn)`` in ONE transaction: committed when it returns, rolled back (nothing
+        written) if it raises. A body only awaits its Conn and may run more than once (PostgreSQL retries
+        one whose connection the server closed before the commit), so it changes nothing else but
+        what it returns and the row it writes. Raises StoreBusy when the database cannot answer within
+        CALL_SECONDS, StoreUnsure when it stopped answering after the commit was sent."""
 
     @abc.abstractmethod
     async def schema_version(self) -> int: ...
@@ -296,7 +314,8 @@ class Store(abc.ABC, SurfaceQueries):
 
     async def create(self, m: MatchRow, now: float) -> MatchRow:
         """Insert a new match; raises ChannelTaken if the channel already has a live one."""
-        async with self._transaction() as db:
+
+        async def insert(db: Conn) -> int:
             rows = await db.fetch(
                 f"INSERT INTO matches (game, guild_id, host_id, seed, created, {_MUTABLE}, updated) "
                 f"VALUES (?,?,?,?,?,{_MUTABLE_SLOTS}) RETURNING id",
@@ -304,6 +323,9 @@ class Store(abc.ABC, SurfaceQueries):
             )  # fmt: skip
             m.id = int(rows[0][0])
             await self._notify(db, m)
+            return m.id
+
+        await self._write(insert)
         return m
 
     async def commit(
@@ -321,7 +343,8 @@ class Store(abc.ABC, SurfaceQueries):
         match, and its players' stats and ratings change in the same transaction. ``record``: it
         finishes a solo run, whose result becomes its player's record if it beats it (engine.records),
         in the same transaction too; what it did is noted in ``m.meta.record`` before the row is written."""
-        async with self._transaction() as db:
+
+        async def write(db: Conn) -> None:
             if record is not None:
                 before, new = await self._write_record(db, record, m.id, now)
                 m.meta.record = records.noted(record, before, new)
@@ -333,27 +356,27 @@ class Store(abc.ABC, SurfaceQueries):
                 raise WriteConflict(f"match {m.id} is no longer at version {read_version}")
             if rated is not None:
                 await self._write_ratings(db, rated, m.id, now)
-            rows = [(m.id, a.version, a.seat, a.action, a.source, now) for a in actions]
-            if rows:
+            if logged:
                 await db.executemany(
                     "INSERT INTO actions (match_id, version, seat, action, source, at) VALUES (?,?,?,?,?,?)",
-                    rows,
+                    logged,
                 )
             await self._notify(db, m)
 
+        logged = [(m.id, a.version, a.seat, a.action, a.source, now) for a in actions]
+        await self._write(write)
+
     async def get(self, match_id: int) -> MatchRow | None:
-        async with self._read() as db:
-            rows = await db.fetch(f"SELECT {_COLUMNS} FROM matches WHERE id=?", match_id)
+        rows = await self._fetch(f"SELECT {_COLUMNS} FROM matches WHERE id=?", match_id)
         return _row_to_match(rows[0]) if rows else None
 
     async def get_many(self, ids: list[int]) -> dict[int, MatchRow | None]:
         """Several matches in one query (start-up checks); None for a row that cannot be decoded."""
         if not ids:
             return {}
-        async with self._read() as db:
-            rows = await db.fetch(
-                f"SELECT {_COLUMNS} FROM matches WHERE id IN ({','.join('?' * len(ids))})", *ids
-            )
+        rows = await self._fetch(
+            f"SELECT {_COLUMNS} FROM matches WHERE id IN ({','.join('?' * len(ids))})", *ids
+        )
         out: dict[int, MatchRow | None] = {}
         for r in rows:
             try:
@@ -364,29 +387,25 @@ class Store(abc.ABC, SurfaceQueries):
 
     async def version_of(self, match_id: int) -> int | None:
         """The committed version alone (cheap: a cached copy is checked against it)."""
-        async with self._read() as db:
-            rows = await db.fetch("SELECT version FROM matches WHERE id=?", match_id)
+        rows = await self._fetch("SELECT version FROM matches WHERE id=?", match_id)
         return rows[0][0] if rows else None
 
     async def live_in_channel(self, channel_id: int) -> MatchRow | None:
-        async with self._read() as db:
-            rows = await db.fetch(
-                f"SELECT {_COLUMNS} FROM matches WHERE channel_id=? AND {_LIVE_SQL}", channel_id
-            )
+        rows = await self._fetch(
+            f"SELECT {_COLUMNS} FROM matches WHERE channel_id=? AND {_LIVE_SQL}", channel_id
+        )
         return _row_to_match(rows[0]) if rows else None
 
     async def live_ids(self) -> list[int]:
-        async with self._read() as db:
-            rows = await db.fetch(f"SELECT id FROM matches WHERE {_LIVE_SQL} ORDER BY id")
+        rows = await self._fetch(f"SELECT id FROM matches WHERE {_LIVE_SQL} ORDER BY id")
         return [r[0] for r in rows]
 
     async def live_entries(self) -> list[LiveEntry]:
         """Every live match's id, place and timers in one query, states left undecoded: start-up
         with thousands of live matches costs one read, not thousands of decodes."""
-        async with self._read() as db:
-            rows = await db.fetch(
-                f"SELECT id, guild_id, channel_id, status, timers FROM matches WHERE {_LIVE_SQL} ORDER BY id"
-            )
+        rows = await self._fetch(
+            f"SELECT id, guild_id, channel_id, status, timers FROM matches WHERE {_LIVE_SQL} ORDER BY id"
+        )
         # one json.loads for all rows, not one per row (10,000 small decodes were a third of this call);
         # any doubt (a row that is not one JSON object) and each row is decoded on its own, as before
         try:
@@ -421,40 +440,40 @@ class Store(abc.ABC, SurfaceQueries):
     async def set_aside(self, match_id: int, reason: str, now: float) -> int | None:
         """A match whose stored data cannot be decoded: close it so it never blocks its channel; returns
         its channel id (to say so there)."""
-        async with self._transaction() as db:
+
+        async def close(db: Conn) -> int | None:
             rows = await db.fetch("SELECT channel_id FROM matches WHERE id=?", match_id)
             await db.execute(
                 "UPDATE matches SET status='broken', timers='{}', deadline=NULL, updated=?, meta=? WHERE id=?",
                 now, json.dumps(MatchMeta(broken=reason[:500]).dump()), match_id,
             )  # fmt: skip
-        return rows[0][0] if rows else None
+            return rows[0][0] if rows else None
+
+        return await self._write(close)
 
     async def finished_in_guild(self, guild_id: int, limit: int = 25) -> list[MatchRow]:
         """A server's latest games that started and are over (newest first): /replay suggests them."""
-        async with self._read() as db:
-            rows = await db.fetch(
-                f"SELECT {_COLUMNS} FROM matches WHERE guild_id=? AND status IN ('finished','cancelled') "
-                "AND state IS NOT NULL ORDER BY id DESC LIMIT ?",
-                guild_id, limit,
-            )  # fmt: skip
+        rows = await self._fetch(
+            f"SELECT {_COLUMNS} FROM matches WHERE guild_id=? AND status IN ('finished','cancelled') "
+            "AND state IS NOT NULL ORDER BY id DESC LIMIT ?",
+            guild_id, limit,
+        )  # fmt: skip
         return [_row_to_match(r) for r in rows]
 
     async def actions(self, match_id: int) -> list[LoggedAction]:
-        async with self._read() as db:
-            rows = await db.fetch(
-                "SELECT version, seat, action, source FROM actions WHERE match_id=? ORDER BY version",
-                match_id,
-            )
+        rows = await self._fetch(
+            "SELECT version, seat, action, source FROM actions WHERE match_id=? ORDER BY version",
+            match_id,
+        )
         return [LoggedAction(*r) for r in rows]
 
     # ---- personal records ------------------------------------------------------------------------
 
     async def record(self, user_id: int, game: str, mode: str) -> Record | None:
-        async with self._read() as db:
-            rows = await db.fetch(
-                "SELECT best, previous, match_id FROM records WHERE user_id=? AND game=? AND mode=?",
-                user_id, game, mode,
-            )  # fmt: skip
+        rows = await self._fetch(
+            "SELECT best, previous, match_id FROM records WHERE user_id=? AND game=? AND mode=?",
+            user_id, game, mode,
+        )  # fmt: skip
         return Record(*rows[0]) if rows else None
 
     async def improve_record(
@@ -465,8 +484,7 @@ class Store(abc.ABC, SurfaceQueries):
         same match gives the same answer. On its own transaction; a finishing commit does the same
         within its own (``commit(..., record=...)``)."""
         claim = records.Claim(user_id, game, mode, float(value), higher)
-        async with self._transaction() as db:
-            return await self._write_record(db, claim, match_id, now)
+        return await self._write(lambda db: self._write_record(db, claim, match_id, now))
 
     async def _write_record(
         self, db: Conn, claim: records.Claim, match_id: int, now: float
@@ -516,22 +534,20 @@ class Store(abc.ABC, SurfaceQueries):
 
     async def standings(self, guild_id: int, player: str) -> dict[str, ratings.Standing]:
         """A player's stats and rating per game on one server (games never played are absent)."""
-        async with self._read() as db:
-            rows = await db.fetch(
-                "SELECT game, player, played, wins, mu, sigma FROM ratings WHERE guild_id=? AND player=? "
-                "ORDER BY game",
-                guild_id, player,
-            )  # fmt: skip
+        rows = await self._fetch(
+            "SELECT game, player, played, wins, mu, sigma FROM ratings WHERE guild_id=? AND player=? "
+            "ORDER BY game",
+            guild_id, player,
+        )  # fmt: skip
         return {r[0]: ratings.Standing(*r[1:]) for r in rows}
 
     async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[ratings.Standing]:
         """The best rated players of a game on one server, best first."""
-        async with self._read() as db:
-            rows = await db.fetch(
-                "SELECT player, played, wins, mu, sigma FROM ratings WHERE guild_id=? AND game=? "
-                "ORDER BY ordinal DESC, wins DESC, player LIMIT ?",
-                guild_id, game, limit,
-            )  # fmt: skip
+        rows = await self._fetch(
+            "SELECT player, played, wins, mu, sigma FROM ratings WHERE guild_id=? AND game=? "
+            "ORDER BY ordinal DESC, wins DESC, player LIMIT ?",
+            guild_id, game, limit,
+        )  # fmt: skip
         return [ratings.Standing(*r) for r in rows]
 
 

@@ -16,17 +16,34 @@ import itertools
 import logging
 import os
 import re
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import asyncpg.exceptions as pg
 
+from engine import ratings, records
 from engine.migrations import POSTGRES, SCHEMA_VERSION
-from engine.store import BUSY_SECONDS, ChannelTaken, Listener, MatchRow, Store, StoreBusy, StoreError
+from engine.store import (
+    BUSY_SECONDS,
+    CALL_SECONDS,
+    Body,
+    ChannelTaken,
+    Listener,
+    LoggedAction,
+    MatchRow,
+    Store,
+    StoreBusy,
+    StoreError,
+    StoreUnsure,
+    WriteConflict,
+    _mutable_values,
+)
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # The names several processes of one install must agree on; each can be changed in the environment
 # (PG_NOTIFY_CHANNEL, PG_MIGRATION_LOCK; bot.settings checks them), the constructor's arguments win.
@@ -35,19 +52,40 @@ log = logging.getLogger(__name__)
 # the old ones before starting the new (or set both variables to the old values for a rolling upgrade).
 NOTIFY_CHANNEL = "stoneage_matches"  # NOTIFY channel of commits; "_<schema>" appended outside public
 MIGRATION_LOCK = 0x5354_4F4E  # pg_advisory_xact_lock key: one process migrates at a time ("STON")
-# What "try again in a moment" covers: another process's row lock held too long, a statement timeout,
-# a lost or refused connection, a pool with no free connection in time.
+# "Try again in a moment", said at once: another process's row lock held too long, a statement
+# timeout, a deadlock or serialization conflict (nothing was written, the connection is fine).
 _BUSY = (
     pg.LockNotAvailableError,
     pg.QueryCanceledError,
-    pg.TooManyConnectionsError,
-    pg.CannotConnectNowError,
-    pg.PostgresConnectionError,
     pg.DeadlockDetectedError,
     pg.SerializationError,
-    ConnectionError,  # reset, refused, aborted: the network between us and the server
-    TimeoutError,
 )
+# A connection lost or not to be had (closed by the server, a server starting or shutting down,
+# too many clients): retried on a fresh connection while time is left.
+_LOST = (
+    pg.PostgresConnectionError,  # includes ConnectionDoesNotExistError
+    pg.OperatorInterventionError,  # admin shutdown, crash shutdown, cannot connect now
+    pg.TooManyConnectionsError,
+)
+
+
+def _lost(err: BaseException, conn: asyncpg.Connection | None) -> bool:
+    """Whether ``err`` means the connection (or the server) went away, or the call ran out of time,
+    rather than an answer of the server to what was asked."""
+    if isinstance(err, (TimeoutError, asyncio.CancelledError, *_LOST)):
+        return True
+    if isinstance(err, OSError | asyncpg.InterfaceError):  # reset, refused; "another operation is in
+        return conn is None or _closed(conn) or "in progress" in str(err)  # progress" as it closes
+    return False
+
+
+def _closed(conn: asyncpg.Connection) -> bool:
+    try:
+        return conn.is_closed()
+    except asyncpg.InterfaceError:  # the pool already took back a connection that died
+        return True
+
+
 _PARAM = re.compile(r"\?")
 
 
@@ -71,6 +109,55 @@ def _rowcount(status: str) -> int:
     """asyncpg returns the command tag ('UPDATE 1'); its last word is the row count."""
     tail = status.rsplit(" ", 1)[-1]
     return int(tail) if tail.isdigit() else 0
+
+
+# Moves committed together (see PostgresStore.commit): one statement, one round trip, for every move
+# queued meanwhile. Each row is written only if its match is still at the version its move read; the
+# action rows and the notices to other processes go with the rows written, and only with them.
+_MOVES_SQL = """
+WITH input AS (
+    SELECT * FROM unnest(
+        $1::bigint[], $2::int[], $3::bigint[], $4::bigint[], $5::text[], $6::int[], $7::text[], $8::text[],
+        $9::text[], $10::text[], $11::text[], $12::int[], $13::float8[], $14::float8[], $15::text[]
+    ) AS i(id, read_version, channel_id, message_id, status, version, seats, options, state, meta, timers,
+           public_version, deadline, updated, notice)
+), up AS (
+    UPDATE matches m SET channel_id = i.channel_id, message_id = i.message_id, status = i.status,
+        version = i.version, seats = i.seats, options = i.options, state = i.state, meta = i.meta,
+        timers = i.timers, public_version = i.public_version, deadline = i.deadline, updated = i.updated
+    FROM input i WHERE m.id = i.id AND m.version = i.read_version
+    RETURNING m.id
+), logged AS (
+    INSERT INTO actions (match_id, version, seat, action, source, at)
+    SELECT a.match_id, a.version, a.seat, a.action, a.source, a.at
+    FROM unnest($16::bigint[], $17::int[], $18::int[], $19::text[], $20::text[], $21::float8[])
+        AS a(match_id, version, seat, action, source, at)
+    WHERE a.match_id IN (SELECT id FROM up)
+), told AS (
+    SELECT pg_notify($22, i.notice) FROM input i WHERE i.id IN (SELECT id FROM up)
+)
+SELECT (SELECT coalesce(array_agg(id), '{}') FROM up), (SELECT count(*) FROM told)
+"""
+
+
+@dataclass(eq=False)
+class _Move:
+    """A move queued for the writer: its row's new values, the version it read, its action rows."""
+
+    values: tuple[Any, ...]  # _mutable_values + updated
+    match_id: int
+    read_version: int
+    actions: list[tuple[Any, ...]]  # (match id, version, seat, action, source, at)
+    notice: str
+    deadline: float
+    done: asyncio.Future[None]
+
+
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """A released connection needs no reset query (one more round trip per call): the queries never
+    change the session (settings are the connection's start-up parameters, advisory locks are
+    transaction-scoped), and a connection left in a transaction or an unknown state is terminated
+    by PostgresStore._call instead of returned."""
 
 
 class _Conn:
@@ -116,6 +203,8 @@ class PostgresStore(Store):
         self._channel = self.notify_channel
         self._closing = False
         self._tasks: set[asyncio.Task[None]] = set()  # listeners at work, cancelled on close
+        self._moves: list[_Move] = []  # moves waiting for the writer (commit)
+        self._mover: asyncio.Task[None] | None = None
 
     @property
     def description(self) -> str:
@@ -144,6 +233,7 @@ class PostgresStore(Store):
                 max_size=self.pool_size,
                 server_settings=self._settings(),
                 timeout=10,
+                reset=_keep_session,
             )
             async with self._pool.acquire() as conn, conn.transaction():
                 await conn.execute("SELECT pg_advisory_xact_lock($1)", self.migration_lock)
@@ -195,38 +285,182 @@ class PostgresStore(Store):
         return self._pool
 
     async def schema_version(self) -> int:
-        async with self._read() as db:
-            return int((await db.fetch("SELECT version FROM schema_version"))[0][0])
+        return int((await self._fetch("SELECT version FROM schema_version"))[0][0])
 
     # ---- connections ---------------------------------------------------------------------------
 
-    @contextlib.asynccontextmanager
-    async def _connection(self) -> AsyncIterator[asyncpg.Connection]:
+    async def _fetch(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+        return await self._call(lambda db: db.fetch(sql, *args))
+
+    async def _write(self, body: Body[T]) -> T:
+        return await self._call(body, transaction=True)
+
+    async def _execute(self, sql: str, *args: Any) -> int:
+        """One statement is its own transaction: no BEGIN and COMMIT round trips. (The statements
+        given here write surface addresses and settings: sent again after a lost connection, they
+        write the same.)"""
+        return int(await self._call(lambda db: db.execute(sql, *args)))
+
+    async def commit(
+        self,
+        m: MatchRow,
+        actions: Iterable[LoggedAction],
+        now: float,
+        read_version: int,
+        *,
+        rated: ratings.Result | None = None,
+        record: records.Claim | None = None,
+    ) -> None:
+        """A move (no ratings, no record) goes to the moves' writer: its conditional UPDATE, its action
+        rows and the notice to other processes, together or not at all, in one statement with the
+        other moves queued meanwhile (group commit). Finishing commits take the general path."""
+        if rated is not None or record is not None:
+            return await super().commit(m, actions, now, read_version, rated=rated, record=record)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + CALL_SECONDS
+        guild = "" if m.guild_id is None else m.guild_id
+        rows = [(m.id, a.version, a.seat, a.action, a.source, now) for a in actions]
+        for _ in range(3):
+            move = _Move(
+                (*_mutable_values(m), now), m.id, read_version, rows, f"{m.id}:{m.version}:{guild}",
+                deadline, loop.create_future(),
+            )  # fmt: skip
+            self._moves.append(move)
+            if self._mover is None or self._mover.done():
+                self._mover = loop.create_task(self._write_moves())
+            try:
+                return await move.done
+            except StoreUnsure:  # the connection went with the statement: did it land?
+                landed = await self._landed(m, read_version, now, deadline)
+                if landed is None:  # no answer in time: it may still land
+                    raise
+                if landed:
+                    return
+        raise StoreBusy(f"match {m.id}: the database kept losing the connection")
+
+    async def _write_moves(self) -> None:
+        """The moves' writer: whatever was queued while the last statement was on its way goes in
+        the next, so a burst of clicks needs a few round trips and one pooled connection at a time,
+        not one each (every round trip holds a connection for a turn of a busy event loop)."""
+        while self._moves:
+            group, self._moves = self._moves, []
+            columns = zip(*[(g.match_id, g.read_version, *g.values, g.notice) for g in group], strict=True)
+            actions = list(zip(*[a for g in group for a in g.actions], strict=True)) or [()] * 6
+            args = (*map(list, columns), *map(list, actions), self._channel)
+            try:
+                rows = await self._call(
+                    lambda db, args=args: db.fetch(_MOVES_SQL, *args),
+                    writes=True,
+                    deadline=min(g.deadline for g in group),
+                )
+                written = set(rows[0][0])
+            except Exception as err:
+                for g in group:
+                    if not g.done.done():
+                        g.done.set_exception(err)
+                continue
+            for g in group:
+                if g.done.done():
+                    continue
+                if g.match_id in written:
+                    g.done.set_result(None)
+                else:
+                    g.done.set_exception(
+                        WriteConflict(f"match {g.match_id} is no longer at version {g.read_version}")
+                    )
+
+    async def _landed(self, m: MatchRow, read_version: int, now: float, deadline: float) -> bool | None:
+        """After a commit whose answer was lost: True if the row is the one it wrote, False if it is
+        still the one it read (nothing was written: it may be sent again), None if the server does
+        not answer in time. Another process's write meanwhile: WriteConflict."""
         try:
-            async with self.pool.acquire(timeout=BUSY_SECONDS) as conn:
-                yield conn
-        except pg.UniqueViolationError as err:
-            if "channel" in (err.constraint_name or "") or "one_live_match" in str(err):
-                raise ChannelTaken() from err
-            raise
-        except _BUSY as err:
-            raise StoreBusy(f"{type(err).__name__}: {err}") from err
+            rows = await self._call(
+                lambda db: db.fetch("SELECT version, updated FROM matches WHERE id=?", m.id),
+                deadline=deadline,
+            )
+        except StoreBusy:
+            return None
+        version, updated = rows[0] if rows else (None, None)
+        if version == m.version and updated == now:
+            return True
+        if version == read_version:
+            return False
+        raise WriteConflict(f"match {m.id} is no longer at version {read_version}")
 
-    @contextlib.asynccontextmanager
-    async def _read(self) -> AsyncIterator[_Conn]:
-        async with self._connection() as conn:
-            yield _Conn(conn)
+    async def _call(
+        self, body: Body[T], *, transaction: bool = False, writes: bool = False, deadline: float | None = None
+    ) -> T:
+        """``body`` on a pooled connection, ended within CALL_SECONDS whatever the server does.
 
-    @contextlib.asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[_Conn]:
-        async with self._connection() as conn, conn.transaction():
-            yield _Conn(conn)
+        A connection the server closed (restart, failover, idle timeout, fast shutdown) or one that
+        cannot be had yet is retried on a fresh one, with a short backoff, as long as nothing can have
+        been written: before the COMMIT was sent the server rolls the transaction back when the
+        connection goes. A server that stops answering (frozen, cut off) ends the call at the deadline:
+        StoreBusy if the COMMIT was not sent yet (the connection is dropped, so what was sent is rolled
+        back), StoreUnsure if it was (it may still land: the caller reads the truth again). A lone
+        writing statement (``writes``) is its own commit."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + CALL_SECONDS if deadline is None else deadline
+        delay = 0.05
+        while True:
+            conn: asyncpg.Connection | None = None
+            committing = False
+            try:
+                async with asyncio.timeout_at(deadline):
+                    conn = await self.pool.acquire()
+                    if not transaction:
+                        committing = writes
+                        result = await body(_Conn(conn))
+                    else:
+                        tx = conn.transaction()
+                        await tx.start()
+                        try:
+                            result = await body(_Conn(conn))
+                        except BaseException:
+                            await tx.rollback()  # (a dead connection raises here: handled below)
+                            raise
+                        committing = True
+                        await tx.commit()
+            except BaseException as err:
+                if not _lost(err, conn):  # an answer from the server: the connection is fine
+                    if conn is not None:
+                        await self.pool.release(conn, timeout=BUSY_SECONDS)
+                    if isinstance(err, pg.UniqueViolationError) and (
+                        "channel" in (err.constraint_name or "") or "one_live_match" in str(err)
+                    ):
+                        raise ChannelTaken() from err
+                    if isinstance(err, _BUSY):  # another process's lock, a conflict
+                        raise StoreBusy(f"{type(err).__name__}: {err}") from err
+                    raise
+                if conn is not None:  # dead, or in an unknown state: never handed out again
+                    with contextlib.suppress(asyncpg.InterfaceError):  # (the pool took back a dead one)
+                        conn.terminate()
+                    await self.pool.release(conn)
+                if isinstance(err, asyncio.CancelledError):
+                    raise
+                if committing:
+                    raise StoreUnsure(f"{type(err).__name__} during COMMIT: {err}") from err
+                if isinstance(err, TimeoutError) or loop.time() + delay >= deadline:
+                    raise StoreBusy(f"{type(err).__name__}: {err}") from err
+                if conn is not None:  # the server closed it: its pooled siblings are likely gone too
+                    self.pool.expire_connections()
+                    log.info("database connection lost (%s); retrying on a fresh one", type(err).__name__)
+                    continue
+                await asyncio.sleep(delay)  # no connection to be had yet (a server restarting)
+                delay = min(delay * 2, 0.4)
+                continue
+            await self.pool.release(conn, timeout=BUSY_SECONDS)
+            return result
 
     # ---- other processes ------------------------------------------------------------------------
 
     async def _notify(self, db: Any, m: MatchRow) -> None:
         guild = "" if m.guild_id is None else m.guild_id
         await db.execute("SELECT pg_notify(?, ?)", self._channel, f"{m.id}:{m.version}:{guild}")
+
+    @property
+    def listening(self) -> bool:
+        return self._listen_conn is not None and not self._listen_conn.is_closed()
 
     async def listen(self, listener: Listener) -> None:
         """Hear other processes' commits on a connection of its own; if it is lost, reconnect and

@@ -1,8 +1,11 @@
 """The embedded backend: one aiosqlite connection serves every match of one bot process.
 
-Every use of the connection is serialised (a transaction of one match must never interleave with
-another's), and one bot process owns a database file at a time (a lock file next to it): several
-processes need PostgreSQL (engine.store_postgres).
+The connection's thread runs one call at a time, and whole transactions are one call: one writer
+task takes every transaction queued meanwhile and commits them together (group commit), each in a
+savepoint of its own. The statements of one match's move never interleave with another's, cross into
+that thread once, and a burst of clicks on many matches costs a few calls, not a lock held across
+many event-loop turns. One bot process owns a database file at a time (a lock file next to
+it): several processes need PostgreSQL (engine.store_postgres).
 """
 
 from __future__ import annotations
@@ -11,20 +14,23 @@ import asyncio
 import contextlib
 import errno
 import fcntl
+import functools
 import logging
 import os
 import sqlite3
 import time
-from collections.abc import AsyncIterator
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 import aiosqlite
 
 from engine.migrations import SCHEMA_VERSION, SQLITE
-from engine.store import BUSY_SECONDS, ChannelTaken, Store, StoreBusy, StoreError
+from engine.store import BUSY_SECONDS, CALL_SECONDS, Body, ChannelTaken, Store, StoreBusy, StoreError
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def _is_busy(err: sqlite3.Error) -> bool:
@@ -54,36 +60,75 @@ def _cause(err: BaseException) -> str:
 
 
 async def _statement(db: aiosqlite.Connection, sql: str) -> None:
-    """One statement whose cursor is closed in the connection's thread (see _Conn.execute)."""
+    """One statement whose cursor is closed in the connection's thread (one left to the garbage
+    collector could be finalised in another thread mid-statement: "bad parameter or other API misuse")."""
     await (await db.execute(sql)).close()
 
 
-class _Conn:
-    """The shared connection as the queries use it (already serialised by SqliteStore._using)."""
+def _in_thread(db: aiosqlite.Connection, fn: Callable[[sqlite3.Connection], T]) -> Awaitable[T]:
+    """``fn(connection)`` in the connection's own thread, in one hop. aiosqlite has no public call for
+    this; its ``_execute`` (queue a function for the thread) underlies every public method since 0.1."""
+    return db._execute(lambda: fn(db._conn))
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        self.db = db
+
+class _InThread:
+    """The connection as a transaction body sees it, inside the connection's thread. Its coroutines
+    never suspend, so ``_drive`` runs a whole body there at once: one hop per transaction, and no
+    other statement can come between those of one transaction."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
 
     async def fetch(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+        cur = self.conn.execute(sql, args)
         try:
-            return [tuple(r) for r in await self.db.execute_fetchall(sql, args)]
-        except sqlite3.OperationalError as err:
-            if "decode" in str(err).lower():  # bad bytes in a row: that row cannot be read
-                raise ValueError(str(err)) from err
-            raise
+            return [tuple(r) for r in cur.fetchall()]
+        finally:
+            cur.close()
 
     async def execute(self, sql: str, *args: Any) -> int:
-        # every cursor is closed in the connection's own thread: one left to the garbage collector
-        # would be finalised in whichever thread collects it, possibly while the connection's thread
-        # runs another statement ("bad parameter or other API misuse")
-        cur = await self.db.execute(sql, args)
+        cur = self.conn.execute(sql, args)
         try:
             return cur.rowcount
         finally:
-            await cur.close()
+            cur.close()
 
     async def executemany(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
-        await (await self.db.executemany(sql, rows)).close()
+        self.conn.executemany(sql, rows).close()
+
+
+def _drive(coro: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine that never suspends to its end, synchronously."""
+    try:
+        coro.send(None)
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+    coro.close()
+    raise RuntimeError("a transaction body awaited something other than its connection")
+
+
+@dataclass(eq=False)
+class _Job:
+    """A transaction queued for the writer: its body, when it was queued, and its outcome."""
+
+    body: Body[Any]
+    queued: float
+    done: asyncio.Future[Any]
+    left: float = 0.0  # its time left to wait for another program's lock
+    value: Any = None
+    error: BaseException | None = None
+
+    def fail(self, err: BaseException) -> None:
+        if self.error is None:  # the first cause is the one to tell
+            self.error = err
+
+    def deliver(self) -> None:
+        if self.done.done():  # its caller went away (cancelled); the outcome stands all the same
+            return
+        if self.error is not None:
+            self.done.set_exception(self.error)
+        else:
+            self.done.set_result(self.value)
 
 
 class SqliteStore(Store):
@@ -94,8 +139,10 @@ class SqliteStore(Store):
         self.exclusive = exclusive  # one bot process per file; backups open it alongside
         self._db: aiosqlite.Connection | None = None
         self._lock_file: IO[str] | None = None
-        self._use = asyncio.Lock()
         self._busy_ms = int(BUSY_SECONDS * 1000)  # SQLite's busy timeout as last set
+        self._held_at = 0.0  # when a transaction last found the database held by another program
+        self._queue: list[_Job] = []  # transactions waiting for the writer
+        self._writer: asyncio.Task[None] | None = None
 
     @property
     def description(self) -> str:
@@ -178,68 +225,102 @@ class SqliteStore(Store):
         return rows[0][0] if rows else None
 
     async def schema_version(self) -> int:
-        async with self._using():
-            return int(await self._scalar("PRAGMA user_version"))
+        return int(await self._scalar("PRAGMA user_version"))
 
-    # ---- every use of the connection goes through here ------------------------------------------
+    # ---- queries and transactions ---------------------------------------------------------------
 
-    @contextlib.asynccontextmanager
-    async def _using(self) -> AsyncIterator[aiosqlite.Connection]:
-        """The connection, within BUSY_SECONDS in all: the time spent queued behind other matches'
-        operations (each waiting for another process's lock) counts, so no caller waits twice and
-        a click is always answered within Discord's 3 s. Measured with perf_counter: SQLite waits
-        in real time, whatever clock the loop or a test harness (SimCord patches monotonic) runs on."""
-        started = time.perf_counter()
-        await self._use.acquire()
+    async def _fetch(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
         try:
-            left = BUSY_SECONDS - (time.perf_counter() - started)
-            if left < 0.01:
-                raise StoreBusy("the database stayed busy (operations queued behind its lock)")
-            await self._busy_timeout(left)
-            yield self.db
+            return [tuple(r) for r in await self.db.execute_fetchall(sql, args)]
         except sqlite3.OperationalError as err:
+            if "decode" in str(err).lower():  # bad bytes in a row: that row cannot be read
+                raise ValueError(str(err)) from err
             if _is_busy(err):
                 raise StoreBusy(str(err)) from err
             raise
-        finally:
-            self._use.release()
 
-    async def _busy_timeout(self, seconds: float) -> None:
-        """SQLite's own wait for another process's lock; changed only after a wait in the queue."""
-        ms = int(seconds * 1000)
-        if abs(ms - self._busy_ms) > 50:
-            await _statement(self.db, f"PRAGMA busy_timeout={ms}")
-            self._busy_ms = ms
+    async def _write(self, body: Body[T]) -> T:
+        """Queue the transaction for the writer, which commits every queued one together."""
+        job = _Job(body, time.perf_counter(), asyncio.get_running_loop().create_future())
+        self._queue.append(job)
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.get_running_loop().create_task(self._write_queued())
+        return await job.done  # type: ignore[no-any-return]
 
-    @contextlib.asynccontextmanager
-    async def _read(self) -> AsyncIterator[_Conn]:
-        async with self._using() as db:
-            yield _Conn(db)
-
-    @contextlib.asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[_Conn]:
-        async with self._using() as db:
-            if db.in_transaction:  # left open by a cancelled caller: never build on it
-                log.warning("a transaction was left open; rolling it back")
-                await _statement(db, "ROLLBACK")
-            await _statement(db, "BEGIN IMMEDIATE")
+    async def _write_queued(self) -> None:
+        """The one writer: whatever was queued meanwhile goes to the connection's thread as one group."""
+        while self._queue:
+            group, self._queue = self._queue, []
             try:
-                yield _Conn(db)
-                await _statement(db, "COMMIT")
-            except BaseException as err:
+                await _in_thread(self.db, functools.partial(self._commit_group, group=group))
+            except BaseException as err:  # (the thread itself failed: the connection is closed)
+                for job in group:
+                    job.fail(err if isinstance(err, Exception) else StoreError("the store closed"))
+                if not isinstance(err, Exception):
+                    raise
+            for job in group:
+                job.deliver()
+
+    def _commit_group(self, conn: sqlite3.Connection, *, group: list[_Job]) -> None:
+        """In the connection's thread: one transaction for the whole group (group commit), each
+        body in a savepoint of its own, so one that raises (a stale write, a taken channel) is undone
+        alone while the others are kept. A failure of the database itself (a full disk, an I/O
+        error, the COMMIT) fails every body of the group: none of them was written.
+
+        Time is measured with perf_counter (SQLite waits in real time, whatever clock the loop or a
+        test harness runs on). Waiting behind this process's own transactions (a burst of clicks) is
+        not "busy": it may take CALL_SECONDS. Waiting for another program's lock is: at most
+        BUSY_SECONDS, counted from the moment a body was queued if it was queued while the database
+        was found held, so no click waits for that lock twice."""
+        now = time.perf_counter()
+        waiting = []
+        for job in group:
+            budget = BUSY_SECONDS if job.queued <= self._held_at else CALL_SECONDS
+            job.left = min(BUSY_SECONDS, job.queued + budget - now)
+            if job.left < 0.01:
+                job.fail(StoreBusy("the database stayed busy (held by another program)"))
+            else:
+                waiting.append(job)
+        if not waiting:
+            return
+        ms = int(min(job.left for job in waiting) * 1000)
+        if abs(ms - self._busy_ms) > 50:  # SQLite's own wait for another program's lock
+            conn.execute(f"PRAGMA busy_timeout={ms}")
+            self._busy_ms = ms
+        if conn.in_transaction:  # never build on a transaction someone left open
+            log.warning("a transaction was left open; rolling it back")
+            conn.execute("ROLLBACK")
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for job in waiting:
+                conn.execute("SAVEPOINT body")
                 try:
-                    await _statement(db, "ROLLBACK")
+                    job.value = _drive(job.body(_InThread(conn)))
+                except Exception as err:
+                    if isinstance(err, sqlite3.Error) and not isinstance(err, sqlite3.IntegrityError):
+                        raise  # the database itself failed (a full disk, I/O): the whole group goes
+                    conn.execute("ROLLBACK TO body")  # the body's own refusal: undone alone
+                    job.fail(
+                        ChannelTaken() if "channel_id" in str(err) and isinstance(err, sqlite3.Error) else err
+                    )
+                conn.execute("RELEASE body")
+            conn.execute("COMMIT")
+        except Exception as err:
+            if conn.in_transaction:
+                try:
+                    conn.execute("ROLLBACK")
                 except sqlite3.Error as rollback_err:  # e.g. "cannot rollback": keep the real cause
                     log.warning("rollback after %r failed: %s", err, rollback_err)
-                if isinstance(err, sqlite3.IntegrityError) and "channel_id" in str(err):
-                    raise ChannelTaken() from err
-                raise
+            held = isinstance(err, sqlite3.OperationalError) and _is_busy(err)
+            if held:
+                self._held_at = time.perf_counter()
+            for job in waiting:  # nothing of the group was written
+                job.fail(StoreBusy(str(err)) if held else err)
 
     async def backup(self, target: str) -> None:
         """Copy the database safely while the bot runs (SQLite online backup API)."""
         dest = await aiosqlite.connect(target)
         try:
-            async with self._using() as db:
-                await db.backup(dest)
+            await self.db.backup(dest)
         finally:
             await dest.close()

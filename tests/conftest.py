@@ -11,6 +11,7 @@ import pytest
 import pytest_asyncio
 from hypothesis import settings
 
+from bench.sim import SIM_CLOCK_WATCH
 from bot.client import create_bot
 
 # CI must not fail on a case nobody has seen locally: there, hypothesis and match seeds are fixed per
@@ -60,6 +61,7 @@ def bot_factory(db_path):
     def make(**kwargs):
         # games in tests click far faster than people in virtual time; the limiter has its own tests
         kwargs.setdefault("rate_limits", False)
+        kwargs.setdefault("clock_watch_seconds", SIM_CLOCK_WATCH)
         bot = create_bot(db_path, **kwargs)
         made.append(bot)
         return bot

@@ -15,6 +15,7 @@ import glob
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -54,10 +55,69 @@ def _as_owner(folder: str) -> tuple[dict[str, object], str]:
     return {"user": user.pw_uid, "group": user.pw_gid, "extra_groups": []}, user.pw_name
 
 
+class Server:
+    """A running throwaway server that tests can restart, stop, kill and freeze (issue 22)."""
+
+    def __init__(self, bin_dir: str, data: str, options: str, folder: str, quiet: dict[str, object]) -> None:
+        self.bin_dir, self.data, self.options, self.folder, self.quiet = bin_dir, data, options, folder, quiet
+        self.url = ""
+
+    def _ctl(self, *args: str, check: bool = True) -> None:
+        subprocess.run([f"{self.bin_dir}/pg_ctl", "-D", self.data, *args], check=check, **self.quiet)  # type: ignore[call-overload]
+
+    def start(self) -> None:
+        self._ctl("-o", self.options, "-l", f"{self.folder}/server.log", "-w", "start")
+
+    def stop(self, mode: str = "fast") -> None:
+        """``fast``: every session is closed at once; ``immediate``: as after a crash."""
+        self._ctl("-m", mode, "-w", "stop", check=False)
+
+    def restart(self, mode: str = "fast") -> None:
+        self.stop(mode)
+        self.start()
+
+    def pids(self) -> list[int]:
+        """The postmaster and every process it started."""
+        with open(os.path.join(self.data, "postmaster.pid")) as f:
+            main = int(f.readline())
+        out = [main]
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                with contextlib.suppress(OSError, ValueError, IndexError), open(f"/proc/{entry}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == main:
+                        out.append(int(entry))
+        return out
+
+    def kill(self) -> None:
+        """SIGKILL the postmaster (a crashed server; its sessions die with it), then clean up."""
+        for pid in self.pids():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        self.stop("immediate")
+
+    def freeze(self) -> None:
+        """SIGSTOP the whole server: connections stay open and nothing answers (a VM paused)."""
+        for pid in self.pids():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        for pid in self.pids():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+
+
 @contextlib.contextmanager
 def running(*, durable: bool = False) -> Iterator[str]:
     """A server for the duration of the block; yields its URL. ``durable``: keep fsync and
     synchronous commits on (benchmarks compare it with SQLite fairly); tests turn them off."""
+    with controlled(durable=durable) as server:
+        yield server.url
+
+
+@contextlib.contextmanager
+def controlled(*, durable: bool = False) -> Iterator[Server]:
+    """``running``, yielding the Server (its ``url``, and the faults a test may cause)."""
     bin_dir = binaries()
     if bin_dir is None:
         raise NoServer("no PostgreSQL binaries found (install Debian's postgresql package)")
@@ -76,19 +136,15 @@ def running(*, durable: bool = False) -> Iterator[str]:
         options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c max_connections=200"
         if not durable:
             options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-        subprocess.run(
-            [f"{bin_dir}/pg_ctl", "-D", data, "-o", options, "-l", f"{folder}/server.log", "-w", "start"],
-            check=True,
-            **quiet,  # type: ignore[arg-type]
-        )
+        server = Server(bin_dir, data, options, folder, quiet)
+        server.start()
+        server.url = f"postgresql://{user}@127.0.0.1:{port}/postgres"
         try:
-            yield f"postgresql://{user}@127.0.0.1:{port}/postgres"
+            yield server
         finally:
-            subprocess.run(
-                [f"{bin_dir}/pg_ctl", "-D", data, "-m", "immediate", "-w", "stop"],
-                check=False,
-                **quiet,  # type: ignore[arg-type]
-            )
+            with contextlib.suppress(OSError):
+                server.thaw()
+            server.stop("immediate")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

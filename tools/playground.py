@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 import simcord
 from simcord import SetupError
 
-from bench.sim import setup_table
+from bench.sim import SIM_CLOCK_WATCH, setup_table
 from bot.client import create_bot
 from engine import compute
 
@@ -178,7 +178,7 @@ async def open_playground(
 ) -> AsyncIterator[Playground]:
     """The bot on a simulated Discord with its preview pages served; ``port=0`` picks free ports.
     On exit the pages, the simulated Discord, the matches and the store are closed."""
-    bot = create_bot(db_path, rate_limits=rate_limits)
+    bot = create_bot(db_path, rate_limits=rate_limits, clock_watch_seconds=SIM_CLOCK_WATCH)
     fanout = _PreviewFanout()
     try:
         # a long session: bot errors are logged as they happen, not re-raised at exit

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import simcord
 
-from bench.sim import next_click, open_and_start, setup_table
+from bench.sim import SIM_CLOCK_WATCH, next_click, open_and_start, setup_table
 from bot.client import create_bot
 
 CHROMIUM = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -23,7 +23,9 @@ CHROMIUM = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disabl
 
 
 async def main(out: str) -> None:
-    bot = create_bot(str(Path(tempfile.mkdtemp()) / "preview.db"), rate_limits=False)
+    bot = create_bot(
+        str(Path(tempfile.mkdtemp()) / "preview.db"), rate_limits=False, clock_watch_seconds=SIM_CLOCK_WATCH
+    )
     try:
         async with simcord.run(bot) as env:
             _, channel, players = setup_table(env, 3)

@@ -22,11 +22,12 @@ from bot.i18n import Translator, translator
 from bot.messages import Board
 from bot.render_pool import rendered
 from bot.surfaces import board as board_kind
-from bot.surfaces import dm, panel, ping, recap, thread
+from bot.surfaces import dm, held, panel, ping, recap, thread
 from bot.surfaces.addresses import Addresses
 from bot.surfaces.content import Shown, fingerprint, image_key
 from bot.surfaces.reconciler import Reconciler
 from bot.surfaces.send import Send
+from engine.errors import EngineError
 from engine.match import Matches
 from engine.store import LIVE, MatchRow, Store, SurfaceRow
 
@@ -34,6 +35,7 @@ log = logging.getLogger(__name__)
 
 LOCALES = 10_000  # users whose last click's language this process remembers
 QUIET_SECONDS = 0.5  # a surface waits at most this long for clicks on their way to a commit
+RECHECK_SECONDS = (1, 2, 3, 5, 10, 30, 60, 120, 300)  # a database that stopped answering is asked again
 FINAL = 10_000  # surfaces of closed matches whose last content this process remembers (not redrawn)
 # where a click came from
 BOARD, DM, PANEL = board_kind.KIND, dm.KIND, panel.KIND
@@ -45,6 +47,7 @@ class Surfaces:
         self.addresses = Addresses(store)
         self.send = send
         self.now = now
+        self.held = held.HeldNotice(self)  # a timer that cannot fire, said in its channel (client wires it)
         self.kinds = {
             k.kind: k
             for k in (
@@ -54,6 +57,7 @@ class Surfaces:
                 ping.PingSurface(self),
                 recap.RecapSurface(self),
                 thread.LineSurface(self),
+                self.held,
             )
         }
         self._recs: dict[tuple[int, str, int], Reconciler] = {}
@@ -114,6 +118,29 @@ class Surfaces:
                     self.reconciler(match_id, kind.kind, seat).poke()
         if m.status not in LIVE:
             self._closed.add(match_id)
+
+    def recheck(self, match_id: int) -> None:
+        """A commit the database did not confirm (it stopped answering mid-commit): once it answers
+        again, every surface of the match shows what was kept, and once more a little later (a commit
+        held in a frozen server lands when it resumes; unchanged surfaces are not sent again)."""
+        task = asyncio.get_running_loop().create_task(self._recheck(match_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _recheck(self, match_id: int) -> None:
+        answered = False
+        for wait in RECHECK_SECONDS:
+            await asyncio.sleep(wait)
+            if self._closing:
+                return
+            try:
+                await self.matches.get(match_id)
+            except EngineError:
+                continue
+            self.changed(match_id)
+            if answered:
+                return
+            answered = True
 
     def _recap_due(self, match_id: int) -> None:
         if not self._closing:

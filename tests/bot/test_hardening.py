@@ -15,6 +15,7 @@ import unicodedata
 import discord
 import pytest
 
+from bench.sim import SIM_CLOCK_WATCH
 from bot import __main__ as entry
 from bot.client import CHANNEL_LIMIT
 from bot.i18n import translator
@@ -549,7 +550,9 @@ def crash_child(db_path: str, offset: str, seed: str, old: str) -> None:
         logging.getLogger(name).addHandler(Errors(logging.ERROR))
 
     async def life() -> None:
-        bot = entry.create_bot(db_path, rate_limits=False, turn_seconds=30)
+        bot = entry.create_bot(
+            db_path, rate_limits=False, turn_seconds=30, clock_watch_seconds=SIM_CLOCK_WATCH
+        )
         bot.matches.run = run_inline  # no worker process to outlive the kill
         env = Env(bot, check_errors=False)
         guild = env.create_guild()

@@ -15,6 +15,7 @@ import asyncpg
 import pytest
 import simcord
 
+from bench.sim import SIM_CLOCK_WATCH
 from bot.client import create_bot, owner
 from tests.bot.helpers import board, button_id
 from tests.bot.test_ubongo_bot import place_next
@@ -39,7 +40,13 @@ async def shard_process(pg_database):
     made = []
 
     def make(ids: tuple[int, ...]):
-        bot = create_bot(pg_database, rate_limits=False, shard_count=SHARDS, shard_ids=ids)
+        bot = create_bot(
+            pg_database,
+            rate_limits=False,
+            shard_count=SHARDS,
+            shard_ids=ids,
+            clock_watch_seconds=SIM_CLOCK_WATCH,
+        )
         made.append(bot)
         return bot
 

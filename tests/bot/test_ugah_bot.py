@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from bench.sim import SIM_CLOCK_WATCH
 from bot.client import create_bot
 from bot.render_pool import rendered
 from engine.games.ugah import RULES
@@ -254,5 +255,5 @@ async def test_game_can_be_played_against_the_computer(simcord_env):
 
 
 async def test_create_bot_needs_no_privileged_intents(tmp_path):
-    bot = create_bot(str(tmp_path / "x.db"))
+    bot = create_bot(str(tmp_path / "x.db"), clock_watch_seconds=SIM_CLOCK_WATCH)
     assert not bot.intents.message_content and not bot.intents.members and not bot.intents.presences

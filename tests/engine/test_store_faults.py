@@ -18,6 +18,7 @@ from engine.match import Matches
 from engine.migrations import SQLITE as MIGRATIONS
 from engine.store import BUSY_SECONDS, StoreBusy, StoreError
 from engine.store_sqlite import SqliteStore as Store
+from engine.store_sqlite import _InThread
 from tests.engine.conftest import Clock
 
 
@@ -219,28 +220,27 @@ async def test_bad_bytes_in_one_match_set_it_aside_and_the_others_go_on(tmp_path
 
 def fill_disk(store: Store, monkeypatch) -> list[bool]:
     """From now on every write fails as SQLite fails on a full disk: SQLITE_FULL, and the
-    transaction is rolled back by SQLite itself (so our ROLLBACK then says "cannot rollback")."""
+    transaction is rolled back by SQLite itself (so a ROLLBACK then says "cannot rollback").
+    Writes run in the connection's thread through engine.store_sqlite._InThread: patched there."""
     full = [True]
-    db = store.db
-    real_execute, real_many = db.execute, db.executemany
+    real_execute, real_many = _InThread.execute, _InThread.executemany
 
-    async def refuse(sql: str, *args, **kwargs):
+    def refuse(conn: sqlite3.Connection, sql: str) -> None:
         if full[0] and sql.lstrip().upper().startswith(("INSERT", "UPDATE")):
-            if db.in_transaction:
-                await real_execute("ROLLBACK")
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
             raise sqlite3.OperationalError("database or disk is full")
-        return None
 
-    async def execute(sql, *args, **kwargs):
-        await refuse(sql)
-        return await real_execute(sql, *args, **kwargs)
+    async def execute(self, sql, *args):
+        refuse(self.conn, sql)
+        return await real_execute(self, sql, *args)
 
-    async def executemany(sql, *args, **kwargs):
-        await refuse(sql)
-        return await real_many(sql, *args, **kwargs)
+    async def executemany(self, sql, rows):
+        refuse(self.conn, sql)
+        return await real_many(self, sql, rows)
 
-    monkeypatch.setattr(db, "execute", execute)
-    monkeypatch.setattr(db, "executemany", executemany)
+    monkeypatch.setattr(_InThread, "execute", execute)
+    monkeypatch.setattr(_InThread, "executemany", executemany)
     return full
 
 

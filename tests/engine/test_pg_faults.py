@@ -1,0 +1,181 @@
+"""PostgreSQL misbehaving mid-game (issue 22, points 3 and 4), on a server of the test's own that it
+restarts, stops fast, kills and freezes (tools.pgserver), through the real store and engine.
+
+Every click gets its outcome within Discord's 3 s (CALL_SECONDS plus a margin for a loaded
+machine), and a move is never lost nor doubled: each test ends with the log replaying to the state
+and one log row per accepted move."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+import pytest
+
+from engine.compute import run_inline
+from engine.errors import DatabaseBusy, DatabaseUnsure
+from engine.match import Matches
+from engine.registry import rules_for
+from engine.store import CALL_SECONDS
+from engine.store_postgres import PostgresStore
+from tests.engine.conftest import Clock
+from tools import pgserver
+
+IN_TIME = CALL_SECONDS + 0.5
+
+
+@pytest.fixture(scope="module")
+def server():
+    if pgserver.binaries() is None:
+        pytest.skip("no PostgreSQL on this machine (install Debian's postgresql package)")
+    with pgserver.controlled(durable=True) as s:  # a killed server keeps only what was flushed
+        yield s
+
+
+_schemas = iter(range(10**6))
+
+
+@pytest.fixture
+async def engine(server):
+    store = PostgresStore(server.url, schema=f"faults{next(_schemas)}", pool_size=4)
+    await store.open()
+    matches = Matches(store, Clock(), turn_seconds=3600, run=run_inline)
+    await matches.recover()
+    yield matches
+    server.thaw()
+    await matches.close()
+    await store.close()
+
+
+async def meanwhile(fn, *args) -> None:
+    """A server operation in a thread while the event loop runs, as it does in the bot (which then
+    notices at once the connections the server closed), and a moment for the loop to take note."""
+    await asyncio.get_running_loop().run_in_executor(None, fn, *args)
+    await asyncio.sleep(0.1)
+
+
+async def start_game(matches: Matches, channel: int) -> int:
+    u = await matches.open_lobby("ugah", 1, channel, 100, "alice", {"variant": "basic"}, seed=channel)
+    u = await matches.lobby(u.match.id, u.match.version, 200, "bob", "join")
+    await matches.lobby(u.match.id, u.match.version, 100, "alice", "start")
+    return u.match.id
+
+
+async def click(matches: Matches, mid: int, rng: random.Random):
+    """A legal move by the player to move, as the router makes it; (outcome, seconds taken)."""
+    m, state = await matches.get(mid)
+    seat = state.current
+    action = rng.choice(sorted(rules_for(m.game).legal_actions(state, seat)))
+    started = time.monotonic()
+    try:
+        outcome = await matches.act(mid, m.public_version, m.seats[seat].user_id, action)
+    except DatabaseBusy as err:
+        outcome = err
+    return outcome, time.monotonic() - started
+
+
+async def intact(matches: Matches, mid: int, accepted: int, before: int) -> None:
+    """Nothing lost, nothing doubled: the log replays to the state, one row per accepted move."""
+    stored = await matches.store.get(mid)
+    matches._cache.pop(mid, None)
+    m, state = await matches.get(mid)
+    assert m.version == stored.version
+    assert await matches.replay(mid) == state
+    players = [a for a in await matches.store.actions(mid) if a.source == "player"]
+    assert len(players) == before + accepted
+
+
+async def moves_so_far(matches: Matches, mid: int) -> int:
+    return len([a for a in await matches.store.actions(mid) if a.source == "player"])
+
+
+@pytest.mark.parametrize("how", ["restart", "kill"])
+async def test_a_server_restarted_or_killed_mid_game_costs_no_click(engine, server, how):
+    """Point 3: every pooled connection is dead afterwards; the next clicks are retried on fresh
+    connections instead of answering "Something went wrong"."""
+    matches, rng = engine, random.Random(3)
+    mids = [await start_game(matches, channel) for channel in (10, 11, 12)]
+    before = [await moves_so_far(matches, mid) for mid in mids]
+    for mid in mids:  # every pooled connection has been used
+        await click(matches, mid, rng)
+    if how == "restart":
+        await meanwhile(server.restart, "fast")
+    else:
+        await meanwhile(lambda: (server.kill(), server.start()))
+    results = await asyncio.gather(*[click(matches, mid, rng) for mid in mids])
+    for outcome, took in results:
+        assert not isinstance(outcome, Exception), outcome
+        assert took < IN_TIME
+    for mid, b in zip(mids, before, strict=True):
+        await intact(matches, mid, 2, b)
+
+
+async def test_a_click_while_the_server_is_down_is_busy_in_time_and_the_next_one_plays(engine, server):
+    matches, rng = engine, random.Random(4)
+    mid = await start_game(matches, 20)
+    before = await moves_so_far(matches, mid)
+    await meanwhile(server.stop, "fast")
+    try:
+        outcome, took = await click(matches, mid, rng)
+        assert isinstance(outcome, DatabaseBusy) and not isinstance(outcome, DatabaseUnsure), outcome
+        assert took < IN_TIME
+    finally:
+        server.start()
+    outcome, took = await click(matches, mid, rng)
+    assert not isinstance(outcome, Exception), outcome
+    await intact(matches, mid, 1, before)
+
+
+async def test_a_server_back_within_the_deadline_serves_the_waiting_click(engine, server):
+    matches, rng = engine, random.Random(5)
+    mid = await start_game(matches, 30)
+    before = await moves_so_far(matches, mid)
+    await meanwhile(server.stop, "fast")
+    loop = asyncio.get_running_loop()
+    back = loop.run_in_executor(None, lambda: (time.sleep(0.6), server.start()))
+    outcome, took = await click(matches, mid, rng)
+    await back
+    assert not isinstance(outcome, Exception), f"{outcome!r} after {took:.2f}s"
+    assert took < IN_TIME
+    await intact(matches, mid, 1, before)
+
+
+async def test_a_frozen_server_answers_in_time_and_a_late_commit_is_not_reported_failed(engine, server):
+    """Point 4: frozen (SIGSTOP), the click is answered within 3 s. Its commit was sent, so it may
+    land when the server resumes: the answer says so (DatabaseUnsure), never "nothing changed", and
+    once the server answers again the engine reads the truth: the move is there exactly once."""
+    matches, rng = engine, random.Random(6)
+    mid = await start_game(matches, 40)
+    before = await moves_so_far(matches, mid)
+    server.freeze()
+    try:
+        outcome, took = await click(matches, mid, rng)
+    finally:
+        server.thaw()
+    assert isinstance(outcome, DatabaseUnsure), outcome
+    assert took < IN_TIME
+    for _ in range(100):  # the statement held in the frozen server ran when it resumed
+        if await moves_so_far(matches, mid) == before + 1:
+            break
+        await asyncio.sleep(0.05)
+    await intact(matches, mid, 1, before)
+    outcome, _ = await click(matches, mid, rng)  # and play goes on from the truth
+    assert not isinstance(outcome, Exception), outcome
+    await intact(matches, mid, 2, before)
+
+
+async def test_a_read_from_a_frozen_server_is_busy_in_time(engine, server):
+    matches = engine
+    mid = await start_game(matches, 50)
+    matches._cache.pop(mid, None)
+    server.freeze()
+    try:
+        started = time.monotonic()
+        with pytest.raises(DatabaseBusy) as caught:
+            await matches.get(mid)
+        assert time.monotonic() - started < IN_TIME
+        assert not isinstance(caught.value, DatabaseUnsure)
+    finally:
+        server.thaw()
+    assert (await matches.get(mid))[0].status == "active"
