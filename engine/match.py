@@ -129,6 +129,7 @@ class Matches:
         self._entries: list[LiveEntry] | None = None  # what recover() read, for check_live
         self._closing = False
         self._histories: collections.OrderedDict[int, list[replay.Step]] = collections.OrderedDict()
+        self._decided: dict[int, tuple[int, str, list[str]]] = {}  # a firing's decisions until committed
 
     # ---- loading -------------------------------------------------------------------------------
 
@@ -687,11 +688,19 @@ class Matches:
             key = timers.due(m.timers, self.now())
             if key is None:
                 break
-            decided = await self._decide(m, state, key)  # no lock held: a long search blocks nobody
+            # decided with no lock held (a long search blocks nobody), once per version and timer: a
+            # firing retried while the database fails does not search again every second
+            kept = self._decided.get(match_id)
+            if kept is not None and kept[:2] == (m.version, key):
+                decided = kept[2]
+            else:
+                decided = await self._decide(m, state, key)
+                self._decided[match_id] = (m.version, key, decided)
             async with self._writing(match_id) as (w, current):
                 if w.version != m.version:
                     continue  # a click landed meanwhile: look again
                 last = await self._fire(w, current, key, decided)
+            self._decided.pop(match_id, None)
         return last
 
     async def _decide(self, m: MatchRow, state: Any, key: str) -> list[str]:

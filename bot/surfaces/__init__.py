@@ -1,9 +1,9 @@
 """Every surface a match shows, kept in line with the committed state.
 
 A surface is where a match is shown (the channel board, a seat's DM, a seat's open panel, the turn
-ping, the recap, the match's line in its channel when it is played in a thread), who sees it and what
-it shows, built from ``rules.view(state, seat)``. One module per kind (``board``, ``dm``, ``panel``,
-``ping``, ``recap``, ``thread``), each with a ``step`` that brings one surface in line; one reconciler
+ping, the recap, the match's line in its channel when it is played in a thread, the notice of a clock
+held up by a failing database), who sees it and what it shows, built from ``rules.view(state, seat)``.
+One module per kind (``board``, ``dm``, ``panel``, ``ping``, ``recap``, ``thread``, ``held``), each with a ``step`` that brings one surface in line; one reconciler
 per surface serialises its updates (``reconciler``); the coordinator pokes them after every commit and
 answers clicks on the surface they came from (``coordinator``). Addresses live in their own table
 (``addresses``); Discord is reached through a small protocol (``send``)."""

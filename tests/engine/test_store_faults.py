@@ -320,3 +320,27 @@ async def test_options_in_bounds_are_stored_as_given(engine):
     matches, _ = engine
     u = await matches.open_lobby("ugah", 1, 78, 100, "alice", {"turn_seconds": 10, "variant": "uncertain"})
     assert (await matches.store.get(u.match.id)).options["turn_seconds"] == 10
+
+
+async def test_a_turn_limit_retried_while_the_disk_is_full_decides_only_once(open_engine, monkeypatch):
+    """Issue 22.6: a firing retried every second while the disk is full does not make the computer
+    search the absent player's turn again each time (its decisions are kept for that version)."""
+    matches, clock = await open_engine("d.db", 60)
+    mid = await start_two(matches)
+    searched, real_run = [], matches.run
+
+    async def counting(fn, *args):
+        searched.append(fn.__name__)
+        return await real_run(fn, *args)
+
+    matches.run = counting
+    full = fill_disk(matches.store, monkeypatch)
+    clock.t += 61  # the turn limit is due
+    for _ in range(3):
+        with pytest.raises(sqlite3.OperationalError, match="database or disk is full"):
+            await matches.tick(mid)
+    full[0] = False
+    update = await matches.tick(mid)
+    assert update is not None and any(s.away for s in update.match.seats), "the turn was played"
+    assert searched == ["play_turn"]
+    assert await matches.replay(mid) == (await matches.get(mid))[1]
