@@ -153,6 +153,12 @@ class _Move:
     done: asyncio.Future[None]
 
 
+def _fail(group: list[_Move], err: Exception) -> None:
+    for g in group:
+        if not g.done.done():
+            g.done.set_exception(err)
+
+
 async def _keep_session(conn: asyncpg.Connection) -> None:
     """A released connection needs no reset query (one more round trip per call): the queries never
     change the session (settings are the connection's start-up parameters, advisory locks are
@@ -344,30 +350,42 @@ class PostgresStore(Store):
         not one each (every round trip holds a connection for a turn of a busy event loop)."""
         while self._moves:
             group, self._moves = self._moves, []
-            columns = zip(*[(g.match_id, g.read_version, *g.values, g.notice) for g in group], strict=True)
-            actions = list(zip(*[a for g in group for a in g.actions], strict=True)) or [()] * 6
-            args = (*map(list, columns), *map(list, actions), self._channel)
-            try:
-                rows = await self._call(
-                    lambda db, args=args: db.fetch(_MOVES_SQL, *args),
-                    writes=True,
-                    deadline=min(g.deadline for g in group),
-                )
-                written = set(rows[0][0])
-            except Exception as err:
+            await self._send(group)
+
+    async def _send(self, group: list[_Move]) -> None:
+        """One statement for ``group``; each move's outcome goes to its caller. A group that another
+        process's commits got in the way of as a whole (a deadlock between two groups' row locks, an
+        action row it wrote first) is sent again move by move, so only the move concerned fails."""
+        columns = zip(*[(g.match_id, g.read_version, *g.values, g.notice) for g in group], strict=True)
+        actions = list(zip(*[a for g in group for a in g.actions], strict=True)) or [()] * 6
+        args = (*map(list, columns), *map(list, actions), self._channel)
+        try:
+            rows = await self._call(
+                lambda db: db.fetch(_MOVES_SQL, *args), writes=True, deadline=min(g.deadline for g in group)
+            )
+            written = set(rows[0][0])
+        except (pg.UniqueViolationError, StoreBusy) as err:
+            if len(group) > 1 and not isinstance(err, StoreUnsure):
                 for g in group:
-                    if not g.done.done():
-                        g.done.set_exception(err)
+                    await self._send([g])
+                return
+            if isinstance(err, pg.UniqueViolationError):  # its version was written by another process
+                written = set()
+            else:
+                _fail(group, err)
+                return
+        except Exception as err:
+            _fail(group, err)
+            return
+        for g in group:
+            if g.done.done():
                 continue
-            for g in group:
-                if g.done.done():
-                    continue
-                if g.match_id in written:
-                    g.done.set_result(None)
-                else:
-                    g.done.set_exception(
-                        WriteConflict(f"match {g.match_id} is no longer at version {g.read_version}")
-                    )
+            if g.match_id in written:
+                g.done.set_result(None)
+            else:
+                g.done.set_exception(
+                    WriteConflict(f"match {g.match_id} is no longer at version {g.read_version}")
+                )
 
     async def _landed(self, m: MatchRow, read_version: int, now: float, deadline: float) -> bool | None:
         """After a commit whose answer was lost: True if the row is the one it wrote, False if it is
