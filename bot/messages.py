@@ -130,6 +130,7 @@ def lobby(m: MatchRow, tr: Translator) -> Board:
         + (f" · {tr('lobby.host')}" if s.user_id == m.host_id else "")
         for i, s in enumerate(m.seats)
     )
+    full = len(m.seats) >= rules.max_players  # no seat left to join or to give a computer
     content = tr(
         "lobby.text",
         title=tr(f"game.{m.game}"),
@@ -138,6 +139,7 @@ def lobby(m: MatchRow, tr: Translator) -> Board:
         n=len(m.seats),
         min=rules.min_players,
         max=rules.max_players,
+        hint=tr("lobby.hint_full" if full else "lobby.hint_open"),
     )
     items: list[discord.ui.Item[Any]] = []
     for op, style in (
@@ -146,11 +148,12 @@ def lobby(m: MatchRow, tr: Translator) -> Board:
         ("start", discord.ButtonStyle.primary),
         ("cancel", discord.ButtonStyle.danger),
     ):
-        items.append(ActionButton("l", m.id, m.version, op, label=tr(f"lobby.{op}"), style=style, row=0))
+        label, off = tr(f"lobby.{op}"), full and op == "join"
+        items.append(ActionButton("l", m.id, m.version, op, label=label, style=style, row=0, disabled=off))
     levels = computer_for(m.game).levels
     for level in levels:  # Add AI offers the game's levels (one button when there is one level)
         label = tr("lobby.ai") if len(levels) == 1 else tr("lobby.ai_level", level=tr(f"level.{level}"))
-        items.append(ActionButton("l", m.id, m.version, f"ai.{level}", label=label, row=1))
+        items.append(ActionButton("l", m.id, m.version, f"ai.{level}", label=label, row=1, disabled=full))
     return Board(content, _view_of(items))
 
 

@@ -45,8 +45,9 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "lobby.use_leave": "The game hasn't started: use the Leave button on the lobby.",
     "end.not_allowed": "Only the host or a moderator (Manage Messages) can end this game.",
     # lobby
-    "lobby.text": "**{title}** · {options}\nPlayers ({n}/{max}, at least {min}):\n{seats}\n"
-    "Click **Join** to take a seat. The host starts the game.",
+    "lobby.text": "**{title}** · {options}\nPlayers ({n}/{max}, at least {min}):\n{seats}\n{hint}",
+    "lobby.hint_open": "Click **Join** to take a seat. The host starts the game.",
+    "lobby.hint_full": "Every seat is taken. The host starts the game.",
     "lobby.computer": "computer",
     "seat.computer": "Computer {n}",  # a computer seat's name (stored as "Computer <n>", shown translated)
     "lobby.host": "host",

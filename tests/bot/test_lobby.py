@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 import pytest
 
+from bench.sim import components, concurrent_clicks
 from tests.bot.helpers import board, button_id, custom_ids, open_and_start, setup_table
 
 
@@ -30,6 +31,32 @@ async def test_lobby_shows_seats_and_buttons(simcord_env):
     assert "bob" in board(channel).content and "(2/4" in board(channel).content
 
 
+async def test_a_full_lobby_says_so_and_offers_no_seat(simcord_env):
+    """Issue 20.6: a full lobby no longer invites people to Join, and its Join and Add AI buttons are
+    off; Leave, Start and Cancel stay; a seat freed brings them back."""
+    _, channel, (alice, bob, carol, dave) = setup_table(simcord_env)
+    await alice.slash(channel, "ugah start")
+    for p in (bob, carol):
+        await click_lobby(p, channel, "join")
+
+    def enabled(msg) -> dict[str, bool]:
+        return {
+            c.custom_id.split(":")[3]: not c.disabled for c in components(msg) if getattr(c, "custom_id", "")
+        }
+
+    assert "Click **Join**" in board(channel).content and all(enabled(board(channel)).values())
+    await click_lobby(dave, channel, "join")
+    msg = board(channel)
+    assert (
+        "(4/4" in msg.content and "Every seat is taken" in msg.content and "Click **Join**" not in msg.content
+    )
+    on = enabled(msg)
+    assert not on["join"] and not on["ai.normal"] and not on["ai.easy"]
+    assert on["leave"] and on["start"] and on["cancel"]
+    await click_lobby(dave, channel, "leave")
+    assert "Click **Join**" in board(channel).content and all(enabled(board(channel)).values())
+
+
 async def test_lobby_refusals_are_ephemeral_and_change_nothing(simcord_env):
     env = simcord_env
     guild, channel, players = setup_table(env)
@@ -40,11 +67,16 @@ async def test_lobby_refusals_are_ephemeral_and_change_nothing(simcord_env):
     assert r.ephemeral and "At least 2" in r.response.content
     r = await click_lobby(alice, channel, "join")
     assert r.ephemeral and "already have a seat" in r.response.content
-    for p in (bob, carol, dave):
+    for p in (bob, carol):
         await click_lobby(p, channel, "join")
+    # the last seat: two Join clicks at once on the message that still offers it (a full lobby's Join
+    # is off): the second is refused as made on an older lobby
+    join = button_id(board(channel), "join", "l")
+    dave_r, eve_r = await concurrent_clicks(env, [(dave, board(channel), join), (eve, board(channel), join)])
+    assert not dave_r.ephemeral, "the first click takes the seat"
+    assert eve_r.ephemeral and "moved on" in eve_r.response.content  # refused: the lobby changed
     before = board(channel).content
-    r = await click_lobby(eve, channel, "join")
-    assert r.ephemeral and "full" in r.response.content
+    assert "(4/4" in before and "5. " not in before
     r = await click_lobby(eve, channel, "leave")
     assert r.ephemeral and "aren't playing" in r.response.content
     r = await click_lobby(bob, channel, "start")
