@@ -7,6 +7,7 @@ import os
 import random
 import zlib
 
+import asyncpg
 import pytest
 import pytest_asyncio
 from hypothesis import settings
@@ -46,6 +47,17 @@ _schemas = iter(range(10**9))
 def pg_schema():
     """A fresh schema name: each test's PostgreSQL tables start empty."""
     return f"t{os.getpid()}_{next(_schemas)}"
+
+
+@pytest.fixture
+async def pg_database(postgres_url, pg_schema):
+    """A fresh database on the test server (the bot's own URL, as DATABASE_URL would give it)."""
+    conn = await asyncpg.connect(postgres_url)
+    try:
+        await conn.execute(f'CREATE DATABASE "{pg_schema}"')
+    finally:
+        await conn.close()
+    return postgres_url.rsplit("/", 1)[0] + f"/{pg_schema}"
 
 
 @pytest.fixture

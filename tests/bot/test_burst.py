@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 import time
 
-import asyncpg
 import pytest
 import simcord
 from simcord.backend.models import Interaction
@@ -59,13 +58,7 @@ def stamp_answers(env) -> list[_Stamped]:
 async def database(request, tmp_path):
     if request.param == "sqlite":
         return str(tmp_path / "burst.db")
-    url, schema = request.getfixturevalue("postgres_url"), request.getfixturevalue("pg_schema")
-    conn = await asyncpg.connect(url)
-    try:
-        await conn.execute(f'CREATE DATABASE "{schema}"')
-    finally:
-        await conn.close()
-    return url.rsplit("/", 1)[0] + f"/{schema}"
+    return request.getfixturevalue("pg_database")
 
 
 async def start_games(env, n: int) -> list[tuple]:

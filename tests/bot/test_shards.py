@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-import asyncpg
 import pytest
 import simcord
 
@@ -21,17 +20,6 @@ from tests.bot.helpers import board, button_id
 from tests.bot.test_ubongo_bot import place_next
 
 SHARDS = 2
-
-
-@pytest.fixture
-async def pg_database(postgres_url, pg_schema):
-    """A fresh database on the test server (the bot's own URL, as DATABASE_URL would give it)."""
-    conn = await asyncpg.connect(postgres_url)
-    try:
-        await conn.execute(f'CREATE DATABASE "{pg_schema}"')
-    finally:
-        await conn.close()
-    return postgres_url.rsplit("/", 1)[0] + f"/{pg_schema}"
 
 
 @pytest.fixture
