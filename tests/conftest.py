@@ -52,12 +52,17 @@ def pg_schema():
 @pytest.fixture
 async def pg_database(postgres_url, pg_schema):
     """A fresh database on the test server (the bot's own URL, as DATABASE_URL would give it)."""
-    conn = await asyncpg.connect(postgres_url)
+    return await create_database(postgres_url, pg_schema)
+
+
+async def create_database(url: str, name: str) -> str:
+    """Create database ``name`` on the server of ``url``; its URL."""
+    conn = await asyncpg.connect(url)
     try:
-        await conn.execute(f'CREATE DATABASE "{pg_schema}"')
+        await conn.execute(f'CREATE DATABASE "{name}"')
     finally:
         await conn.close()
-    return postgres_url.rsplit("/", 1)[0] + f"/{pg_schema}"
+    return url.rsplit("/", 1)[0] + f"/{name}"
 
 
 @pytest.fixture

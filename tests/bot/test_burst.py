@@ -20,6 +20,7 @@ from bot.client import create_bot
 from bot.i18n import translator
 from tests.bot.concurrent import concurrent_clicks
 from tests.bot.helpers import board, button_id, custom_ids
+from tests.conftest import create_database
 
 GAMES = int(__import__("os").environ.get("BURST_GAMES", 200))
 TR = translator("en")
@@ -58,7 +59,8 @@ def stamp_answers(env) -> list[_Stamped]:
 async def database(request, tmp_path):
     if request.param == "sqlite":
         return str(tmp_path / "burst.db")
-    return request.getfixturevalue("pg_database")
+    url, schema = request.getfixturevalue("postgres_url"), request.getfixturevalue("pg_schema")
+    return await create_database(url, schema)
 
 
 async def start_games(env, n: int) -> list[tuple]:
