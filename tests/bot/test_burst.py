@@ -80,7 +80,9 @@ async def start_games(env, n: int) -> list[tuple]:
 
 
 async def test_a_burst_of_clicks_in_200_games_is_answered_in_time_and_never_busy(database):
-    bot = create_bot(database, rate_limits=False, clock_watch_seconds=SIM_CLOCK_WATCH)
+    # turns that never run out here: SimCord fires a bot timer once its delay has passed in real time
+    # too, and setting up 200 games can outlast the 120 s default, every game's timer due at once
+    bot = create_bot(database, rate_limits=False, clock_watch_seconds=SIM_CLOCK_WATCH, turn_seconds=86400)
     try:
         async with simcord.run(bot) as env:
             t = time.perf_counter()
@@ -93,8 +95,10 @@ async def test_a_burst_of_clicks_in_200_games_is_answered_in_time_and_never_busy
                 actor = next(p for p in players if p.id == m.seats[state.current].user_id)
                 clicks.append((actor, board(channel), rng.choice(custom_ids(board(channel), "g:"))))
                 before[mid] = len(player_moves(await bot.store.actions(mid)))
-            # the bot settles the burst's other surfaces (200 boards redrawn) in more than SimCord's 5 s
-            env.settle_timeout = 20
+            # the bot settles the burst's other surfaces (200 boards redrawn) in more than SimCord's
+            # 5 s; below the clock watch, as SimCord waits in real time for timers within this limit
+            env.settle_timeout = 28
+            assert env.settle_timeout < SIM_CLOCK_WATCH
             records = stamp_answers(env)
             started = time.perf_counter()
             results = await concurrent_clicks(env, clicks, answers_first=True)
