@@ -7,7 +7,7 @@ import os
 import sys
 import time
 
-from bench import Row, discord_roundtrip, engine, honga, platform, render, store, ubongo, uonga
+from bench import Row, clicks, discord_roundtrip, engine, honga, platform, render, store, ubongo, uonga
 from bench import load as load_step
 
 
@@ -28,9 +28,17 @@ def game_rows(rows: list[tuple[str, str, str]]) -> list[Row]:
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer samples (about 3 minutes instead of ~6)")
-    quick = parser.parse_args().quick
+    parser.add_argument(
+        "--profile", metavar="GAME", choices=clicks.GAMES, help="print the top CPU costs of GAME's move click"
+    )
+    args = parser.parse_args()
+    if args.profile:
+        print(clicks.profile(args.profile))
+        return
+    quick = args.quick
     views = render.public_views(8 if quick else 16)
     steps = [
+        ("every game's move click against its floors", lambda: clicks.run(quick)),
         ("render", lambda: render.render_time(views, 3 if quick else 10)),
         ("store", lambda: store.commit_time(500 if quick else 3000)),
         ("discord round trip", lambda: discord_roundtrip.roundtrip(60 if quick else 300)),

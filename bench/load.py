@@ -18,7 +18,7 @@ the engine's share of a real click (bench.discord_roundtrip measures the whole r
   store and ``Matches`` (as after a restart, in a process that has already imported everything):
   ``store.open()`` + ``recover()`` + the first answered click (``get`` + ``act`` on a random active
   match, which decodes that match only), with ``check_live`` started in the background right after
-  ``recover`` as the bot's ``setup_hook`` does: the median of 3 restarts, and the worst. The click comes
+  ``recover`` as the bot's ``setup_hook`` does: the median of 5 restarts, and the p90. The click comes
   at once, the worst moment (a real one waits at least for the gateway). In the last restart, how long
   ``check_live`` takes, with the loop lag and clicks (one every ~20 ms) measured while it runs.
   Slash-command sync and the gateway are not part of it.
@@ -343,8 +343,8 @@ async def _restart(
     return out
 
 
-async def startup(new_store: NewStore, n_live: int, restarts: int = 3) -> dict[str, Any]:
-    """``restarts`` restarts with ``n_live`` live matches (the median is reported, and the worst); the
+async def startup(new_store: NewStore, n_live: int, restarts: int = 5) -> dict[str, Any]:
+    """``restarts`` restarts with ``n_live`` live matches (the median is reported, and the p90); the
     last one lets check_live finish."""
     active = await _fill(new_store, n_live)
     gc.collect()
@@ -366,7 +366,7 @@ async def startup(new_store: NewStore, n_live: int, restarts: int = 3) -> dict[s
         **runs[-1],
         **{k: median[k] for k in ("open", "recover", "click", "total")},
         "restarts": len(runs),
-        "worst": max(r["total"] for r in runs),
+        "p90": pct([r["total"] for r in runs], 0.9),
         "decoded_by_recover": max(r["decoded_by_recover"] for r in runs),
     }
 
@@ -493,6 +493,9 @@ def _figure_rows(b: str, f: dict[str, Any]) -> list[list[Row]]:
                     f"load {b}: {f['clicks']['matches']:,} live, {c['clickers']} clickers {how} "
                     f"({c['per_s']:,.0f} clicks/s), engine: move p50 / p99 (n={len(c['moves'])})",
                     _p50_p99(c["moves"]),
+                    # players click ~100 ms apart at most; flat out measures the ceiling, no aim
+                    "p99 ≤ 10 ms" if series == "paced" else "-",
+                    pct(c["moves"], 0.99) <= 0.010 if series == "paced" else None,
                 ),
                 Row(
                     f"load {b}:   no-op p50 / p99 (stale act, refused; n={len(c['noops'])})",
@@ -511,9 +514,13 @@ def _figure_rows(b: str, f: dict[str, Any]) -> list[list[Row]]:
                 f"load {b}: start-up, {st['live']:,} live: open + recover + first click "
                 f"(median of {st['restarts']} restarts)",
                 f"{st['total']:.3f} s (open {ms(st['open'])}, recover {ms(st['recover'])}, "
-                f"{st['decoded_by_recover']} decoded; click {ms(st['click'])}; worst {st['worst']:.3f} s)",
-                "≤ 0.5 s",
-                st["total"] <= 0.5,
+                f"{st['decoded_by_recover']} decoded; click {ms(st['click'])})",
+            ),
+            Row(
+                f"load {b}:   start-up p90 of {st['restarts']} restarts",
+                f"{st['p90']:.3f} s",
+                "≤ 0.3 s",
+                st["p90"] <= 0.3,
             ),
             Row(
                 f"load {b}:   check_live of {st['checked']:,}: time, lag p99, click p50 / p99 meanwhile "

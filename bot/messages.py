@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import io
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import discord
@@ -34,6 +34,14 @@ class Board:
     filename: str = "board.png"
     alt: str = ""
     png: bytes | None = None
+    _key: str | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def image_key(self) -> str:
+        """The inputs of its drawing (computed once): equal keys draw equal images."""
+        if self._key is None:
+            self._key = image_key(self.draw)
+        return self._key
 
     def files(self) -> list[discord.File]:
         if not self.png:  # none drawn, or a game without an image
@@ -55,6 +63,17 @@ class Board:
         elif image:
             out["attachments"] = self.files()
         return out
+
+
+def image_key(draw: Callable[[], bytes] | None) -> str:
+    """The inputs of a lazy drawing: the function and the values it closes over (views are plain
+    data; translators are one object per language), so equal keys draw equal images."""
+    if draw is None:
+        return "-"
+    if isinstance(draw, functools.partial):
+        return repr((image_key(draw.func), draw.args, sorted(draw.keywords.items())))
+    cells = [c.cell_contents for c in getattr(draw, "__closure__", None) or ()]
+    return repr((getattr(draw, "__qualname__", draw), getattr(draw, "__self__", None), cells))
 
 
 def tr_for(m: MatchRow) -> Translator:

@@ -91,8 +91,9 @@ class MatchRow:
         return min(self.timers.values()) if self.timers else None
 
     def copy(self) -> MatchRow:
-        """A private copy to change; the cached row is replaced only after its commit."""
-        return copy.deepcopy(self)
+        """A private copy to change; the cached row is replaced only after its commit. The state's
+        dump is shared, not copied (most of a row's bytes): a commit replaces it whole, never edits it."""
+        return copy.deepcopy(self, memo={id(self.state): self.state})
 
 
 @dataclass(frozen=True)

@@ -3,14 +3,14 @@ inputs look the same to a player, so the second is neither drawn nor sent."""
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.messages import Board
+from bot.messages import Board, image_key
+
+__all__ = ["Draft", "Shown", "draft", "fingerprint", "image_key"]
 
 
 @dataclass
@@ -38,19 +38,8 @@ def draft(shown: Shown | None, version: int, board: Board) -> Draft | None:
     fp = fingerprint(board)
     if shown is not None and (shown.version > version or shown.fingerprint == fp):
         return None
-    key = image_key(board.draw)
+    key = board.image_key
     return Draft(fp, key, shown is None or shown.image != key)
-
-
-def image_key(draw: Callable[[], bytes] | None) -> str:
-    """The inputs of a lazy drawing: the function and the values it closes over (views are plain
-    data; translators are one object per language), so equal keys draw equal images."""
-    if draw is None:
-        return "-"
-    if isinstance(draw, functools.partial):
-        return repr((image_key(draw.func), draw.args, sorted(draw.keywords.items())))
-    cells = [c.cell_contents for c in getattr(draw, "__closure__", None) or ()]
-    return repr((getattr(draw, "__qualname__", draw), getattr(draw, "__self__", None), cells))
 
 
 def _components(view: Any) -> Any:
@@ -61,6 +50,6 @@ def fingerprint(board: Board) -> bytes:
     h = hashlib.blake2b(digest_size=16)
     h.update(board.content.encode())
     h.update(json.dumps(_components(board.view), sort_keys=True, default=str).encode())
-    h.update(image_key(board.draw).encode())
+    h.update(board.image_key.encode())
     h.update(f"{board.filename}|{board.alt}".encode())
     return h.digest()

@@ -20,11 +20,11 @@ import discord
 from bot import messages
 from bot.i18n import Translator, translator
 from bot.messages import Board
-from bot.render_pool import rendered
+from bot.render_pool import rendered, start_drawing
 from bot.surfaces import board as board_kind
 from bot.surfaces import dm, held, panel, ping, recap, thread
 from bot.surfaces.addresses import Addresses
-from bot.surfaces.content import Shown, fingerprint, image_key
+from bot.surfaces.content import Shown, fingerprint
 from bot.surfaces.reconciler import Reconciler
 from bot.surfaces.send import Send
 from engine.errors import EngineError
@@ -306,7 +306,7 @@ class Surfaces:
         board: Board,
         seat: int | None,
     ) -> bool:
-        key = image_key(board.draw)
+        key = board.image_key
         same_image = rec.shown is not None and rec.shown.image == key and not interaction.response.is_done()
         whole = isinstance(board.view, discord.ui.LayoutView) or board.draw is None
         # recorded before it is sent: a reconciler step starting meanwhile must not draw it again
@@ -318,6 +318,8 @@ class Surfaces:
             elif whole:  # a layout refers to its image, and a board without one must drop the old one
                 await interaction.response.edit_message(**(await rendered(board)).kwargs())
             else:
+                if not same_image:
+                    start_drawing(board)  # under way in the render pool while the text goes out
                 await interaction.response.edit_message(**board.kwargs(image=False))
                 if not same_image:
                     newer = await self._newer(interaction, m, where, seat) if where != BOARD else None
@@ -325,7 +327,7 @@ class Surfaces:
                         await interaction.edit_original_response(attachments=(await rendered(board)).files())
                     else:  # the seat moved on meanwhile (a batch of clicks): one image, the latest
                         m, board = newer
-                        rec.answered(Shown(m.version, fingerprint(board), image_key(board.draw)), token)
+                        rec.answered(Shown(m.version, fingerprint(board), board.image_key), token)
                         await interaction.edit_original_response(**(await rendered(board)).kwargs())
         except discord.HTTPException:
             rec.shown = None  # what it shows is unknown now: its reconciler puts it right
@@ -397,7 +399,7 @@ class Surfaces:
         )
         rec = self.reconciler(m.id, PANEL, seat)
         rec.shown, rec.display = None, (-1, "")
-        rec.answered(Shown(m.version, fingerprint(board), image_key(board.draw)), (interaction.token, mid))
+        rec.answered(Shown(m.version, fingerprint(board), board.image_key), (interaction.token, mid))
         if old is not None and old.message_id != mid:
             await self.kinds[PANEL].retire(old, tr)  # type: ignore[attr-defined]
 
@@ -415,7 +417,7 @@ class Surfaces:
             await self.matches.discard_lobby(m.id)
             raise
         await self.adopt_board(m, m.channel_id, message_id, interaction.token)
-        self.reconciler(m.id, BOARD).showed(Shown(m.version, fingerprint(board), image_key(board.draw)))
+        self.reconciler(m.id, BOARD).showed(Shown(m.version, fingerprint(board), board.image_key))
         self.changed(m.id)
 
     async def adopt_board(
@@ -446,7 +448,7 @@ class Surfaces:
             with contextlib.suppress(discord.HTTPException):
                 await self.send.delete(m.channel_id, mid)
             raise
-        rec.showed(Shown(m.version, fingerprint(board), image_key(board.draw)))
+        rec.showed(Shown(m.version, fingerprint(board), board.image_key))
         rec.token = None
         if old is not None and old.message_id is not None:
             try:

@@ -344,3 +344,27 @@ async def test_a_turn_limit_retried_while_the_disk_is_full_decides_only_once(ope
     assert update is not None and any(s.away for s in update.match.seats), "the turn was played"
     assert searched == ["play_turn"]
     assert await matches.replay(mid) == (await matches.get(mid))[1]
+
+
+async def test_a_move_crosses_into_the_database_thread_once(engine):
+    """Issue 19: the statements of one move's commit go to SQLite's thread in one call (group commit),
+    and nothing else of the move (reads come from the engine's cache) crosses over."""
+    matches, _ = engine
+    mid = await start_two(matches)
+    await move(matches, mid)  # (warm: the first read of a match is a crossing of its own)
+    db = matches.store._db
+    plain, calls = db._execute, []
+
+    def counting(fn, *args, **kwargs):
+        calls.append(fn)
+        return plain(fn, *args, **kwargs)
+
+    db._execute = counting
+    try:
+        for _ in range(3):
+            before = len(calls)
+            update = await move(matches, mid)
+            assert update.match.version > 0
+            assert len(calls) - before == 1, f"{len(calls) - before} crossings for one move"
+    finally:
+        db._execute = plain

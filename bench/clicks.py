@@ -1,0 +1,398 @@
+"""Every game's move click against two floors measured in the same SimCord run (issue 19).
+
+For each game two people play seeded random games while a spectator sits in the channel. Clicks
+rotate, so machine noise hits all series alike:
+
+- **refused**: the spectator clicks a control of the board and is told, privately, that they are not
+  in the game: the cheapest answer the bot gives (decode, one cached read, one ephemeral reply).
+- **floor**: a button answering with one board-sized flat image through the bot's encoder (render
+  pool, ``render.common.encode_png``) in its single response: the least a click that shows a new
+  board image can cost.
+- **move**: the player to move makes a move the way players do (Ugah and Uonga on the board, Honga
+  on the turn panel, Ubongo placing a piece in the DM workspace).
+
+Times are real (``time.perf_counter``): *first answer* is when the simulated Discord recorded the
+interaction's response; *image complete* is when the surface whose picture the move changes (the
+board; Ubongo: the workspace) was last edited with a new attachment, the click's other surfaces
+(pings, panels) aside. CPU is the process's (every thread) from the click until the bot settled.
+
+``python -m bench --profile GAME`` plays the same clicks under a CPU profiler (yappi: every thread,
+render pool included) and prints the top costs of a move click.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import io
+import random
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import discord
+import simcord
+from PIL import Image
+
+from bench import Row, ms, pct
+from bench.discord_roundtrip import _fast_idle
+from bench.sim import SIM_CLOCK_WATCH, board, button_id, components, custom_ids, setup_table
+from bot.client import create_bot
+from bot.render_pool import off_loop
+from engine.registry import rules_for
+from render import common
+
+ROOT = str(Path(__file__).resolve().parents[1]) + "/"
+GAMES = ("ugah", "uonga", "honga", "ubongo")
+DAY = 86400  # nobody's turn runs out: SimCord also fires a bot timer once its delay passed in real time
+FLOOR_ID = "bench:floor"
+# discord.py keeps a timer per ephemeral panel's view (the token's 15 minutes) and SimCord's settle
+# scans them all on each poll: Honga's panels are let expire now and then, as on Discord
+PANEL_LIFETIME, JUMP_EVERY = 15 * 60 + 1, 8
+
+
+class FloorButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bench:floor"):
+    """Answers with one flat image the size of the last board, encoded like a board."""
+
+    size: tuple[int, int] = (800, 544)
+
+    def __init__(self) -> None:
+        super().__init__(discord.ui.Button(label="floor", custom_id=FLOOR_ID))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Any, item: Any, match: Any) -> FloorButton:
+        return cls()
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        png = await off_loop(functools.partial(_flat_png, FloorButton.size))
+        await interaction.response.edit_message(attachments=[discord.File(io.BytesIO(png), "floor.png")])
+
+
+@functools.lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    return common.build_palette([(236, 226, 200), (60, 40, 20)])
+
+
+def _flat_png(size: tuple[int, int]) -> bytes:
+    return common.encode_png(Image.new("RGB", size, (236, 226, 200)), _palette())
+
+
+def _let_floor_through(bot: Any) -> None:
+    """The bot answers any id it does not own as forged; the floor button is this instance's own."""
+    unknown_id_reply = bot.on_interaction
+
+    async def on_interaction(interaction: discord.Interaction) -> None:
+        if (interaction.data or {}).get("custom_id") != FLOOR_ID:
+            await unknown_id_reply(interaction)
+
+    bot.on_interaction = on_interaction
+
+
+class Stamps:
+    """When the simulated Discord recorded each interaction's first response, and each message's
+    edits that carried attachments (real time)."""
+
+    def __init__(self, backend: Any) -> None:
+        self.answered: dict[int, float] = {}
+        self.imaged: dict[int, float] = {}
+        make, edit = backend.new_interaction, backend.edit_message
+        stamps = self
+
+        def new_interaction(*args: Any, **kwargs: Any) -> Any:
+            record = make(*args, **kwargs)
+            plain = type(record)
+
+            class Stamped(plain):  # type: ignore[valid-type, misc]
+                def __setattr__(self, name: str, value: object) -> None:
+                    if name == "responded" and value:
+                        stamps.answered.setdefault(id(self), time.perf_counter())
+                    plain.__setattr__(self, name, value)
+
+            record.__class__ = Stamped
+            stamps.last = record
+            return record
+
+        def edit_message(channel_id: int, message_id: int, fields: dict[str, Any]) -> Any:
+            out = edit(channel_id, message_id, fields)
+            if fields.get("attachments"):
+                self.imaged[message_id] = time.perf_counter()
+            return out
+
+        backend.new_interaction, backend.edit_message = new_interaction, edit_message
+        self.last: Any = None
+
+    def clear(self) -> None:
+        self.answered.clear()
+        self.imaged.clear()
+
+
+@dataclass
+class Click:
+    """One timed click: who clicks what, and the message whose image it changes (None: none)."""
+
+    run: Callable[[], Awaitable[Any]]
+    image_of: int | None = None
+
+
+@dataclass
+class Series:
+    first: list[float] = field(default_factory=list)
+    image: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+
+
+async def _timed(stamps: Stamps, click: Click, series: Series) -> Any:
+    stamps.clear()
+    t0, c0 = time.perf_counter(), time.process_time()
+    result = await click.run()
+    done, cpu = time.perf_counter(), time.process_time() - c0
+    answered = stamps.answered.get(id(stamps.last), done)
+    series.first.append(answered - t0)
+    series.cpu.append(cpu)
+    if click.image_of is not None:
+        series.image.append(stamps.imaged.get(click.image_of, done) - t0)
+    return result
+
+
+# ---- how each game's mover moves -------------------------------------------------------------------
+
+
+@dataclass
+class Table:
+    env: Any
+    channel: Any
+    players: list[Any]
+    spectator: Any
+    game: str
+    rng: random.Random
+    match_id: int | None = None
+    moves: int = 0
+
+    async def mover(self) -> tuple[Any, Any]:
+        m, state = await self.env.bot.matches.get(self.match_id)
+        seat = min(rules_for(self.game).to_move(state))
+        return next(p for p in self.players if p.id == m.seats[seat].user_id), state
+
+
+async def _start(t: Table) -> None:
+    options: dict[str, Any] = {"turn_seconds": DAY}
+    if t.game == "honga":
+        options["target"] = "short"
+    if t.game == "ubongo":
+        options.update(side="A", round_limit=1800)
+    await t.players[0].slash(t.channel, f"{t.game} start", **options)
+    await t.players[1].click(board(t.channel), custom_id=button_id(board(t.channel), "join", "l"))
+    await t.players[0].click(board(t.channel), custom_id=button_id(board(t.channel), "start", "l"))
+    t.match_id = (await t.env.bot.matches.live_in_channel(t.channel.id)).id
+
+
+async def _ugah(t: Table) -> Click:
+    actor, _ = await t.mover()
+    msg = board(t.channel)
+    return Click(lambda: actor.click(msg, custom_id=t.rng.choice(custom_ids(msg, "g:"))), msg.id)
+
+
+async def _uonga(t: Table) -> Click:
+    """Select a piece or square (display only, untimed), then click one of the green targets."""
+    actor, _ = await t.mover()
+    msg = board(t.channel)
+    while not custom_ids(msg, "g:"):
+        picks = [c for c in custom_ids(msg, "v:") if c.split(":", 3)[3].startswith(("sel.", "pl."))]
+        await actor.click(msg, custom_id=t.rng.choice(picks))
+        msg = board(t.channel)
+    return Click(lambda: actor.click(msg, custom_id=t.rng.choice(custom_ids(msg, "g:"))), msg.id)
+
+
+def _controls(msg: Any, kinds: tuple[str, ...]) -> list[tuple[str, tuple[str, ...]]]:
+    out = []
+    for c in components(msg):
+        cid = getattr(c, "custom_id", None) or ""
+        if cid.startswith(kinds) and not getattr(c, "disabled", False):
+            out.append((cid, tuple(o.value for o in getattr(c, "options", None) or [])))
+    return out
+
+
+async def _honga(t: Table) -> Click:
+    """Open the turn panel (untimed), then one committing control of it, moves that gain preferred."""
+    actor, _ = await t.mover()
+    r = await actor.click(board(t.channel), custom_id=button_id(board(t.channel), "hand", "h"))
+    panel = r.response.message
+    choices = [(cid, (v,)) for cid, values in _controls(panel, ("p:", "q:")) for v in values]
+    choices += [(cid, ()) for cid, values in _controls(panel, ("p:", "q:")) if not values]
+    lively = [c for c in choices if not (c[1] or (c[0].split(":", 3)[3],))[0].startswith(("end", "skip."))]
+    cid, values = t.rng.choice(lively if lively and t.rng.random() < 0.85 else choices)
+
+    def run() -> Awaitable[Any]:
+        return (
+            actor.select(panel, list(values), custom_id=cid) if values else actor.click(panel, custom_id=cid)
+        )
+
+    return Click(run, board(t.channel).id)
+
+
+async def _ubongo(t: Table) -> Click:
+    """Choose a piece that fits (untimed; the workspace is cleared first when two are down, so a
+    placement never solves), then place it: the workspace's task image is redrawn."""
+    from bench.ubongo import _ready_to_place
+
+    seat = t.moves % 2
+    player = t.players[seat]
+    msg, place = await _ready_to_place(t.env, player, t.match_id, seat)
+    return Click(lambda: player.user.click(msg, custom_id=place), msg.id)
+
+
+MOVERS: dict[str, Callable[[Table], Awaitable[Click]]] = {
+    "ugah": _ugah,
+    "uonga": _uonga,
+    "honga": _honga,
+    "ubongo": _ubongo,
+}
+
+
+def _refused(t: Table) -> Click:
+    """The spectator clicks the board's first game control (or its hand button)."""
+    msg = board(t.channel)
+    ids = custom_ids(msg, "g:") or custom_ids(msg, "v:") or [button_id(msg, "hand", "h")]
+    return Click(lambda: t.spectator.click(msg, custom_id=ids[0]))
+
+
+def _floor(t: Table, floor_msg: Any) -> Click:
+    return Click(lambda: t.spectator.click(floor_msg, custom_id=FLOOR_ID), floor_msg.id)
+
+
+async def _size_of_board(t: Table) -> tuple[int, int]:
+    msg = board(t.channel)
+    if not msg.attachments:
+        return FloorButton.size
+    return Image.open(io.BytesIO(await msg.attachments[0].read())).size
+
+
+async def play(game: str, moves: int, *, before_move: Callable[[], Any] | None = None) -> dict[str, Series]:
+    """Seeded games of ``game`` until ``moves`` move clicks were timed (each after a refused and a
+    floor click). ``before_move``/its result's ``__exit__``: a context around each timed move only."""
+    out = {"refused": Series(), "floor": Series(), "move": Series()}
+    with tempfile.TemporaryDirectory() as tmp, _fast_idle():
+        bot = create_bot(
+            str(Path(tmp) / "bench.db"),
+            rate_limits=False,
+            clock_watch_seconds=SIM_CLOCK_WATCH,
+            turn_seconds=DAY,
+        )
+        bot.add_dynamic_items(FloorButton)
+        _let_floor_through(bot)
+        try:
+            async with simcord.run(bot) as env:
+                stamps = Stamps(env.backend)
+                guild, channel, players = setup_table(env, 2)
+                spectator = guild.add_member(env.create_user("spectator"))
+                view = discord.ui.View(timeout=None).add_item(FloorButton())
+                sent = await bot.get_partial_messageable(channel.id).send("floor", view=view)
+                floor_msg = next(m for m in channel.history() if m.id == sent.id)
+                t = Table(env, channel, players, spectator, game, random.Random(19))
+                while t.moves < moves:
+                    if t.match_id is None or (await bot.matches.get(t.match_id))[0].status != "active":
+                        await _start(t)
+                        FloorButton.size = await _size_of_board(t)
+                    r = await _timed(stamps, _refused(t), out["refused"])
+                    assert r.ephemeral, "the spectator's click is refused privately"
+                    await _timed(stamps, _floor(t, floor_msg), out["floor"])
+                    click = await MOVERS[game](t)
+                    with before_move() if before_move else contextlib.nullcontext():
+                        r = await _timed(stamps, click, out["move"])
+                    assert r.acknowledged and not r.ephemeral, r.response and r.response.content
+                    t.moves += 1
+                    if game == "honga" and t.moves % JUMP_EVERY == 0:
+                        await env.advance_time(PANEL_LIFETIME)
+        finally:
+            await bot.matches.close()
+            await bot.store.close()
+    return out
+
+
+def _ratio(a: float, b: float) -> str:
+    return f"{a / b:.1f}x"
+
+
+def rows_of(game: str, s: dict[str, Series]) -> list[Row]:
+    move, refused, floor = s["move"], s["refused"], s["floor"]
+    first = pct(move.first, 0.5) / pct(refused.first, 0.5)
+    image50 = pct(move.image, 0.5) / pct(floor.image, 0.5)
+    image90 = pct(move.image, 0.9) / pct(floor.image, 0.9)
+    cpu = pct(move.cpu, 0.5) / pct(refused.cpu, 0.5)
+    n = len(move.first)
+    return [
+        Row(
+            f"{game}: refused click, first answer p50 / board-sized floor, image p50 / p90",
+            f"{ms(pct(refused.first, 0.5))} / {ms(pct(floor.image, 0.5))} / {ms(pct(floor.image, 0.9))}",
+        ),
+        Row(
+            f"{game}: move first answer p50 (n={n}), x refused",
+            f"{ms(pct(move.first, 0.5))} ({_ratio(pct(move.first, 0.5), pct(refused.first, 0.5))})",
+            "≤ 4x",
+            first <= 4,
+        ),
+        Row(
+            f"{game}: move image complete p50, x floor",
+            f"{ms(pct(move.image, 0.5))} ({image50:.1f}x)",
+            "≤ 3x",
+            image50 <= 3,
+        ),
+        Row(
+            f"{game}: move image complete p90, x floor p90",
+            f"{ms(pct(move.image, 0.9))} ({image90:.1f}x)",
+            "≤ 5x",
+            image90 <= 5,
+        ),
+        Row(
+            f"{game}: CPU per move p50, x refused", f"{ms(pct(move.cpu, 0.5))} ({cpu:.1f}x)", "≤ 5x", cpu <= 5
+        ),
+    ]
+
+
+def run(quick: bool) -> list[Row]:
+    rows: list[Row] = []
+    for game in GAMES:
+        rows += rows_of(game, asyncio.run(play(game, 30 if quick else 120)))
+    return rows
+
+
+# ---- --profile GAME ----------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def _profiling() -> Iterator[None]:
+    import yappi
+
+    yappi.resume() if yappi.is_running() else yappi.start()
+    try:
+        yield
+    finally:
+        yappi.stop()
+
+
+def profile(game: str, moves: int = 60, top: int = 30) -> str:
+    """The top CPU costs of ``game``'s move clicks, every thread (render pool, database) included."""
+    import yappi
+
+    yappi.set_clock_type("cpu")
+    yappi.clear_stats()
+    asyncio.run(play(game, moves, before_move=_profiling))
+    stats = yappi.get_func_stats()
+    total = sum(s.tsub for s in stats) or 1.0
+    lines = [f"{game}: {moves} move clicks, CPU {total * 1e3 / moves:.2f} ms per move (all threads)"]
+    lines.append(f"{'own %':>6} {'own ms/move':>11} {'with callees ms/move':>20}  function")
+    for s in sorted(stats, key=lambda s: s.tsub, reverse=True)[:top]:
+        where = f"{s.module.split('site-packages/')[-1].removeprefix(ROOT)}:{s.lineno}"
+        lines.append(
+            f"{s.tsub / total * 100:5.1f}% {s.tsub * 1e3 / moves:11.3f} {s.ttot * 1e3 / moves:20.3f}  {s.name} ({where})"
+        )
+    ours = [s for s in stats if s.module.startswith(ROOT) and "/.venv/" not in s.module]
+    lines.append("")
+    lines.append("this project's functions, by time with callees:")
+    for s in sorted(ours, key=lambda s: s.ttot, reverse=True)[:top]:
+        lines.append(f"{s.ttot * 1e3 / moves:9.3f} ms/move  {s.name} ({s.module.split('/')[-1]}:{s.lineno})")
+    return "\n".join(lines)
