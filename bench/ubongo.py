@@ -29,6 +29,7 @@ from bench.sim import (
     board,
     button_id,
     components,
+    concurrent_clicks,
     concurrent_dm_clicks,
     custom_ids,
     setup_table,
@@ -222,6 +223,7 @@ async def _dm_clicks(single: int, batches: int) -> dict[str, list[float]]:
         "batch": [],
         "in_batch": [],
         "noop_batch": [],
+        "refused_batch": [],
         "drawn": [],
         "duplicates": [],
         "changed": [],
@@ -242,6 +244,7 @@ async def _dm_clicks(single: int, batches: int) -> dict[str, list[float]]:
         async with simcord.run(bot) as env:
             first, edits = _FirstEdit(env.backend), _EditTimes(env.backend)
             players, mid, channel = await _race(env, bot)
+            spectator = players[0].guild.add_member(env.create_user("spectator"))
             for i in range(single):  # one click at a time: no-op, placement, placement with a fixed PNG
                 seat = i % 4
                 noop = players[seat].user.click(_noop(players[seat]), custom_id=NOOP_IDS["edit"])
@@ -275,6 +278,11 @@ async def _dm_clicks(single: int, batches: int) -> dict[str, list[float]]:
                 t0 = time.perf_counter()
                 await concurrent_dm_clicks(env, [(p.user, _noop(p), NOOP_IDS["edit"]) for p in players])
                 out["noop_batch"].append(time.perf_counter() - t0)
+                refused = [(spectator, board(channel), button_id(board(channel), "hand", "h"))] * 4
+                t0 = time.perf_counter()
+                results = await concurrent_clicks(env, refused)
+                out["refused_batch"].append(time.perf_counter() - t0)
+                assert all(r.ephemeral for r in results), "a spectator's clicks are refused"
             await bot.matches.close()
             await bot.store.close()
     return out
@@ -297,6 +305,7 @@ def dm_rows(single: int = 80, batches: int = 30) -> list[tuple[str, str, str]]:
 
     ratio = pct(t["place"], 0.5) / pct(t["noop"], 0.5)
     batch_ratio = pct(t["batch"], 0.5) / pct(t["noop_batch"], 0.5)
+    refused_ratio = pct(t["batch"], 0.5) / pct(t["refused_batch"], 0.5)
     return [
         (f"DM placement click to first edit p50 / p99 (n={single})", p50_p99(t["place"]), "-"),
         ("DM no-op button (edits its message) p50 / p99", p50_p99(t["noop"]), "-"),
@@ -306,10 +315,12 @@ def dm_rows(single: int = 80, batches: int = 30) -> list[tuple[str, str, str]]:
         ("  each click of a batch to its first edit p50 / p99", p50_p99(t["in_batch"]), "-"),
         ("4 seats clicking a no-op at once, batch p50 / p99", p50_p99(t["noop_batch"]), "-"),
         ("4-seat placement batch / no-op batch p50 ratio", f"{batch_ratio:.2f}x", "-"),
+        ("4 refused clicks at once (a spectator's), batch p50", ms(pct(t["refused_batch"], 0.5)), "-"),
+        ("4-seat placement batch / 4 refused clicks p50 ratio", f"{refused_ratio:.2f}x", "≤ 3x"),
         (
             "images drawn per 4-placement batch (mean) / surfaces whose image changed",
             f"{sum(t['drawn']) / len(t['drawn']):.2f} / {sum(t['changed']) / len(t['changed']):.2f}",
-            "equal",
+            "≤ (a picture already drawn is reused)",
         ),
         ("  images drawn identical to what a surface already showed", str(sum(t["duplicates"])), "0"),
     ]

@@ -338,4 +338,4 @@ def render_honga(
     _draw_trade(f)
     _draw_players(f)
     _header_and_caption(f, caption)
-    return c.encode_png(img, a.palette)
+    return c.encode_png(img, a.palette, st.PNG_LEVEL)

@@ -158,8 +158,17 @@ class DiskKey(NamedTuple):
     hot: bool  # the disk placed this turn
 
 
-def disk(key: DiskKey) -> Image.Image:
-    """A round action disk seen from above: the cross and the hand count in each quarter."""
+class DiskBase(NamedTuple):
+    """What a disk shows apart from its hand counts."""
+
+    colour: str
+    faded: tuple[bool, bool, bool, bool]
+    hot: bool
+
+
+def disk_base(key: DiskBase) -> Image.Image:
+    """A round action disk seen from above with its cross, without numbers. Kept apart from the
+    numbers because painting it (2x supersampled) is the slow part and few disks differ only here."""
     r = st.DISK_R
     size = 2 * r + 8
     fill = st.RED_DISK if key.colour == "red" else st.GREY_DISK
@@ -178,7 +187,14 @@ def disk(key: DiskKey) -> Image.Image:
         d.line((cx - rr, cy, cx + rr, cy), fill=st.DISK_LINE, width=2 * k)
         d.line((cx, cy - rr, cx, cy + rr), fill=st.DISK_LINE, width=2 * k)
 
-    img = c.sprite(size, size, paint)
+    return c.sprite(size, size, paint)
+
+
+def disk(key: DiskKey, base: Image.Image) -> Image.Image:
+    """``base`` (the ``disk_base`` for ``key``) with the hand count in each quarter."""
+    r = st.DISK_R
+    size = 2 * r + 8
+    img = base.copy()
     dr = ImageDraw.Draw(img)
     for q, (dx, dy) in enumerate(st.QUARTER_DIR):
         n = key.hands[q]
@@ -223,7 +239,12 @@ class Assets:
         self.crown = crown(24)
         self.empty = empty_space()
         self.palette = c.build_palette(st.FLAT, st.BLENDS)
-        self._disks: c.Memo[DiskKey, Image.Image] = c.Memo(disk, limit=512)
+        # at most 2 colours x 16 faded patterns x hot: the Memo never drops a base in practice
+        self._disk_bases: c.Memo[DiskBase, Image.Image] = c.Memo(disk_base, limit=64)
+        self._disks: c.Memo[DiskKey, Image.Image] = c.Memo(self._disk, limit=512)
+
+    def _disk(self, key: DiskKey) -> Image.Image:
+        return disk(key, self._disk_bases.get(DiskBase(key.colour, key.faded, key.hot)))
 
     def disk(self, key: DiskKey) -> Image.Image:
         return self._disks.get(key)

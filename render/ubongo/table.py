@@ -11,7 +11,18 @@ from PIL import Image, ImageDraw
 
 from render import common as c
 from render.ubongo.grid import draw_grid, task_cells
-from render.ubongo.style import HEADER_H, OK_GREEN, PAD, PALETTE, SEATS, STATUS_H, W, label, order_label
+from render.ubongo.style import (
+    HEADER_H,
+    OK_GREEN,
+    PAD,
+    PALETTE,
+    PNG_LEVEL,
+    SEATS,
+    STATUS_H,
+    W,
+    label,
+    order_label,
+)
 
 ROW_H = 54
 STRIP_X = 322  # the per-round result boxes
@@ -244,4 +255,4 @@ def render_table(
             anchor="lm",
             max_width=W - 2 * PAD,
         )
-    return c.encode_png(img, PALETTE.get())
+    return c.encode_png(img, PALETTE.get(), PNG_LEVEL)

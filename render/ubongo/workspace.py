@@ -18,6 +18,7 @@ from render.ubongo.style import (
     PAD,
     PALETTE,
     PIECE_RGB,
+    PNG_LEVEL,
     STATUS_H,
     W,
     faded,
@@ -195,4 +196,4 @@ def render_task(
     _status(d, view, seat, labels)
     _draw_task(d, view, cursor, labels)
     _draw_tray(d, view, cursor, labels)
-    return c.encode_png(img, PALETTE.get())
+    return c.encode_png(img, PALETTE.get(), PNG_LEVEL)

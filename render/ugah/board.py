@@ -41,6 +41,7 @@ from render.ugah.style import (
     MINI_PITCH,
     N_CHIPS,
     PANEL,
+    PNG_LEVEL,
     PX0,
     PX1,
     RING_CHIP,
@@ -467,4 +468,4 @@ def render_ugah(
     _draw_spoils(f)
     _draw_players(f)
     _header_and_caption(f, caption)
-    return c.encode_png(img, f.a.palette)
+    return c.encode_png(img, f.a.palette, PNG_LEVEL)

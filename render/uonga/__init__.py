@@ -30,6 +30,7 @@ from render.uonga.style import (
     ORANGE,
     PANEL,
     PIECE_SIZE,
+    PNG_LEVEL,
     PX0,
     PX1,
     ROW,
@@ -401,4 +402,4 @@ def render_uonga(
     if caption:
         c.text(f.d, (14, H - CAPTION_H / 2), c.displayable(caption), 17, c.CREAM, bold=True, anchor="lm",
                max_width=W - 28)  # fmt: skip
-    return c.encode_png(img, f.a.palette)
+    return c.encode_png(img, f.a.palette, PNG_LEVEL)
