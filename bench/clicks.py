@@ -396,3 +396,13 @@ def profile(game: str, moves: int = 60, top: int = 30) -> str:
     for s in sorted(ours, key=lambda s: s.ttot, reverse=True)[:top]:
         lines.append(f"{s.ttot * 1e3 / moves:9.3f} ms/move  {s.name} ({s.module.split('/')[-1]}:{s.lineno})")
     return "\n".join(lines)
+
+
+if __name__ == "__main__":  # python -m bench.clicks [--quick]: this step alone
+    import os
+    import sys
+
+    from bench.__main__ import table
+
+    print(f"load average {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(table(run("--quick" in sys.argv)))

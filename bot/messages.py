@@ -262,7 +262,7 @@ def game(
     while len(content) > MAX_CONTENT and len(lines) > 1:  # keep the latest lines
         lines = lines[1:]
         content = "\n".join([head, "…", *lines, *closed_lines, f"**{status}**"])
-    view = rules_for(m.game).view(state, None)
+    view = ctx.view()
     if m.status != "active":
         view = {**view, "ended": True}  # no prompt, no turn marker on a game that is over or ended
         if m.meta.result is not None:  # ended outside the rules (resignation): the image can name the winner

@@ -54,6 +54,11 @@ def start_drawing(board: Board) -> None:
         _drawings.popitem(last=False)
 
 
+def forget_drawings() -> None:
+    """Drop every kept picture (benchmarks time the drawing itself, not the reuse of one)."""
+    _drawings.clear()
+
+
 def _forget_failed(key: str) -> Callable[[asyncio.Future[bytes]], None]:
     def done(drawing: asyncio.Future[bytes]) -> None:
         # a failed drawing is drawn anew next time (its exception is retrieved here: no warning)

@@ -764,8 +764,11 @@ class Matches:
         self._deadlines[match_id] = deadline
         self._timers[match_id] = loop.call_later(max(0.0, deadline - self.now()), self._due, match_id)
         if self._watch is None:
-            self._watch_from = (self.now(), loop.time())
-            self._watch = loop.call_later(self.clock_watch_seconds, self._watch_clock)
+            self._start_watch(loop)
+
+    def _start_watch(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._watch_from = (self.now(), loop.time())
+        self._watch = loop.call_later(self.clock_watch_seconds, self._watch_clock)
 
     def _watch_clock(self) -> None:
         """One callback for the whole process, while any timer waits: if the wall clock stepped
@@ -852,9 +855,23 @@ class Matches:
         await self.store.listen(self._heard)
         entries = [e for e in await self._read(self.store.live_entries()) if self.owns(e.guild_id)]
         self._entries = entries
+        # _arm and _wait for each, inlined: with 10,000 live matches their calls were a third of start-up
+        loop, now, closing = asyncio.get_running_loop(), self.now(), self._closing
+        at, due = loop.time() - now, self._due
         for entry in entries:
-            self._cache.pop(entry.id, None)
-            self._arm(entry)
+            mid = entry.id
+            self._cache.pop(mid, None)
+            old = self._timers.pop(mid, None)
+            if old is not None:
+                old.cancel()
+            deadline = min(entry.timers.values()) if entry.timers else None
+            if deadline is None or entry.status not in LIVE or closing:
+                self._deadlines.pop(mid, None)
+                continue
+            self._deadlines[mid] = deadline
+            self._timers[mid] = loop.call_at(at + max(now, deadline), due, mid)
+        if self._deadlines and self._watch is None:
+            self._start_watch(loop)
         return len(entries)
 
     async def check_live(self, batch: int = 25) -> int:

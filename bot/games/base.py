@@ -39,6 +39,7 @@ class Ctx:
     tr: Translator
     seat: int | None = None  # the viewer of a private surface; None for the public message
     display: str = ""  # display-only state from the click that asked for this surface
+    _view: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     @property
     def surface(self) -> str:
@@ -62,7 +63,10 @@ class Ctx:
         return kind_for(PUBLIC_SURFACE if self.seat is None else PRIVATE_SURFACE, intent)
 
     def view(self) -> dict[str, Any]:
-        return rules_for(self.m.game).view(self.state, self.seat)
+        """The viewer's view (computed once per surface built: read it, never change it)."""
+        if self._view is None:
+            self._view = rules_for(self.m.game).view(self.state, self.seat)
+        return self._view
 
     def legal(self, seat: int | None = None) -> list[str]:
         seat = self.seat if seat is None else seat
