@@ -262,14 +262,7 @@ def game(
     while len(content) > MAX_CONTENT and len(lines) > 1:  # keep the latest lines
         lines = lines[1:]
         content = "\n".join([head, "…", *lines, *closed_lines, f"**{status}**"])
-    view = ctx.view()
-    if m.status != "active":
-        view = {**view, "ended": True}  # no prompt, no turn marker on a game that is over or ended
-        if m.meta.result is not None:  # ended outside the rules (resignation): the image can name the winner
-            view["ended_result"] = asdict(m.meta.result)
-    caption = ui.caption(events, ctx)
-    if m.status == "cancelled":
-        caption = tr("match.ended_caption")
+    view, draw = _picture(m, state, ctx, events)
     items: list[discord.ui.Item[Any]] = []
     if m.status == "active":
         items = list(ui.controls(ctx))
@@ -282,12 +275,31 @@ def game(
         items.extend(_fitting(items, extra, ui.layout))
     elif m.status == "finished":
         items = [ActionButton("l", m.id, 0, "rematch", label=tr("button.rematch"), emoji="🔁", row=0)]
-    draw = functools.partial(ui.render, view, ctx.names, caption, tr, display)
     alt = ui.alt_text(view, ctx)
     if ui.layout == "v2":
         layout = _layout_of(content[:MAX_CONTENT], items, ui.image_name, alt)
         return Board(content[:MAX_CONTENT], layout, draw, ui.image_name, alt)
     return Board(content[:MAX_CONTENT], _view_of(items), draw, ui.image_name, alt)
+
+
+def _picture(
+    m: MatchRow, state: Any, ctx: Ctx, events: list[Any]
+) -> tuple[dict[str, Any], Callable[[], bytes]]:
+    """The public view of a started match (an ended game's drawn as ended) and how to draw its image
+    from it, the names and the caption."""
+    ui = UIS[m.game]
+    view = ctx.view()
+    if m.status != "active":
+        view = {**view, "ended": True}  # no prompt, no turn marker on a game that is over or ended
+        if m.meta.result is not None:  # ended outside the rules (resignation): the image can name the winner
+            view["ended_result"] = asdict(m.meta.result)
+    caption = ctx.tr("match.ended_caption") if m.status == "cancelled" else ui.caption(events, ctx)
+    return view, functools.partial(ui.render, view, ctx.names, caption, ctx.tr, ctx.display)
+
+
+def game_picture(m: MatchRow, state: Any) -> Board:
+    """Only the picture of ``game(m, state)`` (the same image key): drawn ahead of the board."""
+    return Board("", None, _picture(m, state, Ctx(m, state, tr_for(m)), list(m.meta.events))[1])
 
 
 def private(m: MatchRow, state: Any, seat: int, tr: Translator, display: str = "") -> Board:

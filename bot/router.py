@@ -32,7 +32,7 @@ from bot.games import UIS
 from bot.i18n import translator
 from bot.names import clean_name
 from bot.surfaces import Surfaces
-from bot.surfaces.coordinator import BOARD
+from bot.surfaces.coordinator import BOARD, PANEL
 from engine.errors import (
     BadActionCode,
     DatabaseUnsure,
@@ -176,6 +176,8 @@ class Router:
         queued behind this one landed: four seats placing at once each get their final DM in one draw,
         never an in-between one replaced at once."""
         where = Surfaces.where(interaction)
+        if where == PANEL:
+            self.surfaces.prepare_board(m, state)
         rec = self.surfaces.reconciler(m.id, where, seat if seat is not None else -1)
         rec.answering += 1  # from now on: a refused twin of this click leaves the surface to this answer
         try:

@@ -212,6 +212,12 @@ class Surfaces:
             return messages.closed_lobby(m, tr)
         return messages.game(m, state, display, closed=await self.addresses.closed_dms(m))
 
+    def prepare_board(self, m: MatchRow, state: Any) -> None:
+        """Start drawing the board's new picture now: a move made on a panel shows on the board
+        too, and its reconciler, coming after the panel's answer, finds the picture under way."""
+        if state is not None and m.status != "lobby":
+            start_drawing(messages.game_picture(m, state))
+
     def note_locale(self, interaction: discord.Interaction) -> None:
         self._locales[interaction.user.id] = str(interaction.locale)
         self._locales.move_to_end(interaction.user.id)
