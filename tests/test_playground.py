@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import subprocess
 import sys
 import uuid
+from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -212,3 +214,26 @@ def test_the_bot_never_imports_simcord():
     code = "import sys, bot.client; bot.client.create_bot(':memory:'); sys.exit('simcord' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=30, check=False)
     assert result.returncode == 0, result.stderr.decode()
+
+
+async def test_countdowns_on_a_page_open_for_minutes_are_true(tmp_path):
+    """Issue 20, point 1: a page draws relative times ("runs out in 10 minutes") against its
+    presentation time, which the preview fixes when the page publishes. A page whose world does not
+    change publishes again every 30 s with the simulated clock's now, so after three quiet minutes
+    a 10-minute turn limit reads 7 minutes, not still 10."""
+    async with (
+        open_playground(str(tmp_path / "playground.db"), port=0, clock=False) as play,
+        aiohttp.ClientSession() as http,
+    ):
+        page = BrowserPage(http, play.games.url)
+        await page.open()
+        await page.run("ugah start", turn_seconds="600")  # (the page sends what is typed)
+        await page.click_label("Add AI (normal)")
+        await page.click_label("Start")
+        (due,) = [int(t) for t in re.findall(r"<t:(\d+):R>", page.board()["content"])]
+        for _ in range(6):  # three minutes in which nothing happens
+            assert await play.tick(30)
+        await page.state()
+        shown_at = datetime.fromisoformat(page.snap["profile"]["presentationTime"])
+        assert abs((shown_at - play.env.now()).total_seconds()) < 1
+        assert 420 - 1 <= due - shown_at.timestamp() <= 420 + 1, "the page reads 7 minutes left"

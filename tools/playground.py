@@ -18,6 +18,7 @@ import sys
 import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -35,6 +36,9 @@ DEFAULT_PORT = 8765
 MEMBERS = ("alice", "bob", "carol")
 BOT_NAME = "Stone Age"
 TICK_SECONDS = 1.0
+# an unchanged page publishes again this often, its relative times ("in 2 minutes") brought up to
+# date; seldom, as a click on a page that has just published again must be made again
+PRESENT_EVERY = 30.0
 
 
 class _PreviewFanout:
@@ -64,6 +68,7 @@ class Page:
     name: str
     preview: Any
     seen_requests: int = 0
+    presented: datetime | None = None  # the simulated time it last published at
 
     @property
     def url(self) -> str:
@@ -110,12 +115,23 @@ class Playground:
         are every change it makes (timers firing, a DM sent after a click on another page).
         Republishing bumps the page revision and a click on an older revision is rejected as
         stale, so unchanged pages are left alone."""
-        now = self._requests()
+        now, at = self._requests(), self.present_now()
         for page in self.pages:
-            if page.seen_requests != now:
+            dated = page.presented is None or (at - page.presented).total_seconds() >= PRESENT_EVERY
+            if page.seen_requests != now or dated:
                 with contextlib.suppress(SetupError):  # the page ended its session
                     await page.preview.refresh()
-                page.seen_requests = now
+                page.seen_requests, page.presented = now, at
+
+    def present_now(self) -> datetime:
+        """Pages show times ("runs out in 2 minutes") against their presentation time, which the
+        preview sets once, when the page loads: it is set to the simulated clock's now before a page
+        publishes again (else countdowns drift by however long the page has been open), and a page
+        whose world did not change publishes again every PRESENT_EVERY seconds all the same."""
+        now = datetime.fromisoformat(self.env.backend.now_iso())
+        for page in self.pages:
+            page.preview.capture_time = now
+        return now
 
     def guard_actions(self, page: Page) -> None:
         """Wrap the preview's action entry point (what POST /api/action calls) in the shared lock,
@@ -124,6 +140,7 @@ class Playground:
 
         async def guarded(context_id: str | None, body: Any) -> dict[str, Any]:
             async with self.lock:
+                self.present_now()  # (the action republishes its own pages)
                 try:
                     return await original(context_id, body)
                 finally:
