@@ -27,7 +27,7 @@ from engine.store import StoreBusy, StoreError, open_store
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.cogs.common", "bot.cogs.games", "bot.cogs.stats")
+EXTENSIONS = ("bot.cogs.common", "bot.cogs.games", "bot.cogs.stats", "bot.cogs.privacy")
 
 
 def _now() -> float:

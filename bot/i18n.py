@@ -95,7 +95,10 @@ def _fill(lang: str, template: Template, params: Mapping[str, object]) -> str:
 
 
 def seat_name(name: str, ai: bool, tr: Translator) -> str:
-    """A seat's name as shown: a computer seat's stored "Computer 2" in the language of ``tr``."""
+    """A seat's name as shown: a computer seat's stored "Computer 2" in the language of ``tr``, and a
+    player whose data was deleted (no name kept) as a former player."""
+    if not ai and not name:
+        return tr("seat.forgotten")
     match = _COMPUTER.fullmatch(name) if ai else None
     return tr("seat.computer", n=int(match[1])) if match else name
 

@@ -14,11 +14,13 @@ import discord
 from bot.components import ACT, CHOOSE, KINDS, ActionButton, ActionSelect
 from bot.games import UIS
 from bot.games.base import Ctx
+from bot.games.common import MAX_ALT
 from bot.i18n import Translator, seat_name, translator
 from engine import timers
 from engine.fair import seed_hash
 from engine.registry import computer_for, rules_for
 from engine.store import MatchRow
+from render.graphemes import ELLIPSIS, cut
 
 MAX_CONTENT = 2000
 
@@ -97,7 +99,9 @@ def _layout_of(
     layout = discord.ui.LayoutView(timeout=None)
     layout.add_item(discord.ui.TextDisplay(content))
     if image is not None:
-        media = discord.MediaGalleryItem(f"attachment://{image}", description=alt[:1024] or None)
+        media = discord.MediaGalleryItem(
+            f"attachment://{image}", description=cut(alt, MAX_ALT, ELLIPSIS) or None
+        )
         layout.add_item(discord.ui.MediaGallery(media))
     rows: dict[int, list[discord.ui.Item[Any]]] = {}
     for index, item in enumerate(items):
@@ -277,9 +281,9 @@ def game(
         items = [ActionButton("l", m.id, 0, "rematch", label=tr("button.rematch"), emoji="🔁", row=0)]
     alt = ui.alt_text(view, ctx)
     if ui.layout == "v2":
-        layout = _layout_of(content[:MAX_CONTENT], items, ui.image_name, alt)
-        return Board(content[:MAX_CONTENT], layout, draw, ui.image_name, alt)
-    return Board(content[:MAX_CONTENT], _view_of(items), draw, ui.image_name, alt)
+        layout = _layout_of(cut(content, MAX_CONTENT), items, ui.image_name, alt)
+        return Board(cut(content, MAX_CONTENT), layout, draw, ui.image_name, alt)
+    return Board(cut(content, MAX_CONTENT), _view_of(items), draw, ui.image_name, alt)
 
 
 def _picture(
@@ -308,7 +312,7 @@ def private(m: MatchRow, state: Any, seat: int, tr: Translator, display: str = "
     surface = UIS[m.game].private_surface(ctx)
     if m.status == "active":
         return Board(
-            surface.content[:MAX_CONTENT],
+            cut(surface.content, MAX_CONTENT),
             _view_of(surface.items),
             surface.draw,
             surface.filename,
@@ -322,7 +326,7 @@ def private(m: MatchRow, state: Any, seat: int, tr: Translator, display: str = "
     content = surface.content if over_by_rules and status in surface.content else end
     if over_by_rules and content is end:
         content = f"{end}\n{surface.content}"
-    return Board(content[:MAX_CONTENT], None, surface.draw, surface.filename, surface.alt)
+    return Board(cut(content, MAX_CONTENT), None, surface.draw, surface.filename, surface.alt)
 
 
 def mention_line(m: MatchRow, tr: Translator) -> tuple[str, list[int]] | None:
@@ -372,7 +376,8 @@ def help_text(m: MatchRow, state: Any, seat: int | None, tr: Translator) -> str:
         labels = _labels(items, legal)
         if labels:
             more = [tr("help.more", n=len(labels) - 20)] if len(labels) > 20 else []
-            body = tr("help.choices", n=len(legal), choices="\n".join(f"• {x}" for x in labels[:20] + more))
+            # (the choices offered: equal outcomes are one control, however many action codes)
+            body = tr("help.choices", n=len(labels), choices="\n".join(f"• {x}" for x in labels[:20] + more))
         else:  # controls built step by step (choose a piece, then a place): say what is asked
             body = tr("help.count", n=len(legal), status=_status(Ctx(m, state, tr)))
     return tr("help.you", body=body)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from render.graphemes import cut
+
 # U+061C ARABIC LETTER MARK, U+200E/U+200F marks, U+202A-U+202E embeddings/overrides, U+2066-U+2069 isolates
 BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 _DROP = dict.fromkeys(map(ord, BIDI_CONTROLS))
@@ -30,5 +32,5 @@ def clean_name(text: str) -> str:
     text = "".join(" " if unicodedata.category(c) == "Cc" else c for c in text)
     text = _ANGLE_MENTION.sub("<" + ZWSP, text)
     text = _AT_MENTION.sub("@" + ZWSP, text)
-    text = " ".join(text.split())[:MAX_LENGTH].strip()
+    text = cut(" ".join(text.split()), MAX_LENGTH).strip()
     return text if text.replace(ZWSP, "") else FALLBACK

@@ -30,6 +30,7 @@ from engine.errors import EngineError
 from engine.registry import rules_for
 from engine.replay import Step
 from engine.store import LIVE, MatchRow, SeatInfo
+from render.graphemes import cut
 
 MAX_FRAMES = 24  # frames of a recap: the first and the last board always, the moments between sampled
 FRAME_MS = 1000
@@ -132,7 +133,7 @@ def step_board(m: MatchRow, steps: Sequence[Step], k: int, tr: Translator, image
         view.add_item(item)
     alt = tr("replay.alt", game=game, id=m.id, step=k, total=last)
     draw = step_draw(m, steps, k, image_tr)
-    return Board(content[: messages.MAX_CONTENT], view, draw, f"replay-{m.id}-{k}.png", alt)
+    return Board(cut(content, messages.MAX_CONTENT), view, draw, f"replay-{m.id}-{k}.png", alt)
 
 
 # ---- the recap: the moments that mattered ------------------------------------------------------------

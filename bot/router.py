@@ -45,6 +45,7 @@ from engine.errors import (
 from engine.match import PRIVATE, PUBLIC, Matches
 from engine.registry import rules_for
 from engine.store import MatchRow
+from render.graphemes import cut
 
 log = logging.getLogger(__name__)
 
@@ -226,7 +227,7 @@ class Router:
             raise MatchOver()
         if what == "help":
             text = messages.help_text(m, state, seat, translator(interaction.locale))
-            await interaction.response.send_message(text[: messages.MAX_CONTENT], ephemeral=True)
+            await interaction.response.send_message(cut(text, messages.MAX_CONTENT), ephemeral=True)
             return
         if what == "watch" and (seat is None or UIS[m.game].private is None):
             await self.surfaces.watch(interaction, m, state)

@@ -71,3 +71,10 @@ class DatabaseUnsure(DatabaseBusy):
     match is read again from the database, and its surfaces show what was kept once it answers."""
 
     key = "error.db_unsure"
+
+
+class StillPlaying(EngineError):
+    """A user's data is not forgotten while they sit in a live match (their seat and moves are in
+    use): ``n`` such matches; nothing was changed."""
+
+    key = "error.forget_live"

@@ -37,15 +37,18 @@ from engine.errors import (
     NotInMatch,
     NotYourTurn,
     StaleAction,
+    StillPlaying,
 )
 from engine.meta import MatchMeta, RecordNote
 from engine.registry import computer_for, rules_for
 from engine.store import (
     LIVE,
     ChannelTaken,
+    Forgotten,
     LiveEntry,
     LoggedAction,
     MatchRow,
+    SeatedInLiveMatch,
     SeatInfo,
     Store,
     StoreBusy,
@@ -952,6 +955,20 @@ class Matches:
                     await timer
         self._timers.clear()
         self._deadlines.clear()
+
+    async def forget_user(self, user_id: int) -> Forgotten:
+        """Delete what is kept about a user (``Store.forget_user``): refused with StillPlaying while
+        they sit in a live match. Cached matches that named them are read again when next wanted."""
+        try:
+            forgotten = await self.store.forget_user(user_id, self.now())
+        except SeatedInLiveMatch as err:
+            raise StillPlaying(n=len(err.match_ids)) from None
+        except StoreBusy:
+            raise DatabaseBusy() from None
+        for mid, (row, _) in list(self._cache.items()):
+            if row.status not in LIVE and not self.lock(mid).locked():
+                del self._cache[mid]
+        return forgotten
 
     async def replay(self, match_id: int) -> Any:
         """Rebuild a match's state from its seed and action log (used by tests and checks)."""

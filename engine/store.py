@@ -97,6 +97,38 @@ class MatchRow:
 
 
 @dataclass(frozen=True)
+class Forgotten:
+    """What forgetting a user changed: matches that name them no more, rows of stats and records gone."""
+
+    matches: int
+    ratings: int
+    records: int
+
+
+class SeatedInLiveMatch(Exception):
+    """A user's data cannot be forgotten while they sit in these live matches."""
+
+    def __init__(self, match_ids: list[int]) -> None:
+        super().__init__(f"seated in live matches {match_ids}")
+        self.match_ids = match_ids
+
+
+def _forget_in(m: MatchRow, user_id: int) -> bool:
+    """Make a match that is over name ``user_id`` nowhere; whether anything changed. Their seats stay
+    (the moves are theirs) as a human seat with no id, no name and no DM."""
+    changed = False
+    for i, seat in enumerate(m.seats):
+        if seat.user_id == user_id:
+            m.seats[i] = SeatInfo(None, "", version=seat.version)
+            changed = True
+    if m.host_id == user_id:
+        m.host_id, changed = 0, True
+    if m.meta.ended_by == user_id:
+        m.meta.ended_by, m.meta.ended_by_name, changed = None, None, True
+    return changed
+
+
+@dataclass(frozen=True)
 class Record:
     """A player's best result in one game and mode, and the match that set it."""
 
@@ -460,6 +492,64 @@ class Store(abc.ABC, SurfaceQueries):
             guild_id, limit,
         )  # fmt: skip
         return [_row_to_match(r) for r in rows]
+
+    async def forget_user(self, user_id: int, now: float) -> Forgotten:
+        """Delete what is kept about a user, in one transaction: their stats, ratings and records go;
+        in every match that is over their seats keep their moves but name nobody (no id, no name, no
+        DM), and the match no longer says they hosted or ended it. Refused while they sit in a live
+        match (lobby or running): ``SeatedInLiveMatch``, nothing changed."""
+        needle = f"%{user_id}%"
+
+        async def forget(db: Conn) -> Forgotten:
+            live = await db.fetch(
+                f"SELECT id, seats FROM matches WHERE {_LIVE_SQL} AND (host_id=? OR seats LIKE ?)",
+                user_id,
+                needle,
+            )
+            seated = [
+                mid for mid, seats in live if any(s.get("user_id") == user_id for s in json.loads(seats))
+            ]
+            if seated:
+                raise SeatedInLiveMatch(seated)
+            rows = await db.fetch(
+                f"SELECT {_COLUMNS} FROM matches WHERE NOT {_LIVE_SQL} AND (host_id=? OR seats LIKE ? OR meta LIKE ?)",
+                user_id, needle, needle,
+            )  # fmt: skip
+            changed = 0
+            for r in rows:
+                try:
+                    m = _row_to_match(r)
+                except (ValueError, TypeError, KeyError):  # a set-aside match: its seats are replaced whole
+                    m = None
+                if m is not None and not _forget_in(m, user_id):
+                    continue
+                if m is None:
+                    seats = [
+                        {"user_id": None, "name": ""} if s.get("user_id") == user_id else s
+                        for s in json.loads(r[9])
+                    ]
+                    await db.execute(
+                        "UPDATE matches SET host_id=?, seats=?, updated=? WHERE id=?",
+                        0 if r[5] == user_id else r[5], json.dumps(seats), now, r[0],
+                    )  # fmt: skip
+                else:
+                    gone = [i for i, seat in enumerate(json.loads(r[9])) if seat.get("user_id") == user_id]
+                    await db.execute(
+                        "UPDATE matches SET host_id=?, seats=?, meta=?, updated=? WHERE id=?",
+                        m.host_id, json.dumps([seat.dump() for seat in m.seats]), json.dumps(m.meta.dump()), now, m.id,
+                    )  # fmt: skip
+                    for seat in gone:  # where their DM and panel were
+                        await db.execute(
+                            "DELETE FROM surfaces WHERE match_id=? AND seat=? AND kind IN ('dm','panel')",
+                            m.id,
+                            seat,
+                        )
+                changed += 1
+            rated = await db.execute("DELETE FROM ratings WHERE player=?", str(user_id))
+            recorded = await db.execute("DELETE FROM records WHERE user_id=?", user_id)
+            return Forgotten(changed, rated, recorded)
+
+        return await self._write(forget)
 
     async def actions(self, match_id: int) -> list[LoggedAction]:
         rows = await self._fetch(

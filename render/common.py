@@ -20,6 +20,8 @@ from typing import Any, Generic, TypeVar
 
 from PIL import Image, ImageDraw, ImageFont
 
+from render.graphemes import boundaries
+
 RGB = tuple[int, int, int]
 Box = tuple[float, float, float, float]
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
@@ -147,14 +149,15 @@ def fit_text(text: str, size: int, bold: bool, max_width: float) -> str:
     text = clean_text(text)
     if text_width(text, size, bold) <= max_width:
         return text
-    lo, hi = 0, len(text)
+    ends = [0, *boundaries(text)]  # cut only between grapheme clusters: no half emoji or accent
+    lo, hi = 0, len(ends) - 1
     while lo < hi:  # longest prefix that still fits together with the ellipsis
         mid = (lo + hi + 1) // 2
-        if text_width(text[:mid].rstrip() + "…", size, bold) <= max_width:
+        if text_width(text[: ends[mid]].rstrip() + "…", size, bold) <= max_width:
             lo = mid
         else:
             hi = mid - 1
-    return text[:lo].rstrip() + "…"
+    return text[: ends[lo]].rstrip() + "…"
 
 
 def fit_size(text: str, size: int, bold: bool, max_width: float, min_size: int) -> tuple[str, int]:

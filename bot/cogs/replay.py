@@ -13,13 +13,19 @@ from bot.i18n import translator
 from bot.surfaces import replay_viewer
 from engine.errors import EngineError
 from engine.store import MatchRow
+from render.graphemes import fit_names
 
 CHOICES = 25  # Discord shows at most 25 suggestions
 
 
 def choice_name(m: MatchRow, tr: object) -> str:
-    players = ", ".join(s.name for s in m.seats)
-    return tr("replay.choice", id=m.id, game=tr(f"game.{m.game}"), players=players)[:100]  # type: ignore[operator]
+    """The autocomplete choice (at most 100 characters): long names are shortened, never a player dropped."""
+    game = tr(f"game.{m.game}")  # type: ignore[operator]
+
+    def build(names: list[str]) -> str:
+        return tr("replay.choice", id=m.id, game=game, players=", ".join(names))  # type: ignore[operator]
+
+    return fit_names(build, [s.name for s in m.seats], 100)
 
 
 class Replay(commands.Cog):

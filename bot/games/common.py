@@ -9,6 +9,12 @@ from bot.i18n import Translator, translator
 from engine.core import Event
 
 GENERIC = ("started", "timeout", "resigned", "forced")
+# Discord's limits, counted in code points; texts are cut to them only between grapheme clusters
+# (render.graphemes), and texts naming every player shorten the names first (fit_names)
+MAX_LABEL = 80  # a button label
+MAX_OPTION = 100  # a select option's label or description
+MAX_PLACEHOLDER = 150  # a select's placeholder
+MAX_ALT = 1024  # an image description (alt text)
 
 
 def story_lines(

@@ -8,19 +8,21 @@ rules validate everything and a restart resumes at the exact decision."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
 
 from bot.games.base import Ctx, Surface
-from bot.games.common import image_labels, story_lines
+from bot.games.common import MAX_ALT, MAX_LABEL, MAX_OPTION, MAX_PLACEHOLDER, image_labels, story_lines
 from bot.i18n import Translator
 from engine.core import Event
 from engine.games.honga import FIELD_CODES, GATHER_CODES
 from engine.games.honga_data import DISKS, FIELDS, HONGA, NEIGHBOURS, SPACES, TRADE_CARDS
 from engine.games.honga_pay import Pay, parse_pay
 from engine.games.honga_turn import hands_by_field
+from render.graphemes import ELLIPSIS, cut, fit_names
 from render.honga import EN_LABELS, render_honga
 
 MAX_OPTIONS = 25  # Discord: options per select
@@ -71,8 +73,46 @@ def _cost(tr: Translator, food: str, mammoths: int) -> str:
 
 
 def _hands(tr: Translator, fields: dict[str, int]) -> str:
-    """'2 trade, 1 mountain' in the board's field order (empty quarters left out)."""
-    return ", ".join(f"{fields[f]} {_field(tr, f)}" for f in FIELDS if fields.get(f))
+    """'2 trades, 1 climb' in the board's field order (empty quarters left out)."""
+    return ", ".join(tr(f"honga.hands.{f}", n=fields[f]) for f in FIELDS if fields.get(f))
+
+
+def _points(tr: Translator, n: int) -> str:
+    return tr("honga.points", n=n)
+
+
+def _outcome(code: str, herd: Sequence[int]) -> tuple[Any, ...]:
+    """What a code does, for telling equal choices apart: a payment with herd mammoths is named by
+    the herd left behind, so taking mammoth #1, #2 or #3 of a run of one owner's mammoths is one
+    choice (the herd closes up the same way); any other code is its own outcome."""
+    kind, _, rest = code.partition(".")
+    if kind == "trade":
+        slot, _, pay = rest.partition(".")
+        p = parse_pay(pay)
+        if p is not None and p.herd:
+            left = tuple(owner for i, owner in enumerate(herd) if i not in p.herd)
+            return (kind, slot, dataclasses.replace(p, herd=()), len(p.herd), left)
+    return (code,)
+
+
+def distinct_codes(codes: Sequence[str], herd: Sequence[int]) -> list[str]:
+    """``codes`` with each distinct outcome once (the first code of each: the rules keep taking
+    the others, so old action logs still replay)."""
+    seen: set[tuple[Any, ...]] = set()
+    out = []
+    for code in codes:
+        key = _outcome(code, herd)
+        if key not in seen:
+            seen.add(key)
+            out.append(code)
+    return out
+
+
+def keep_codes(drawn: Sequence[dict[str, Any]]) -> list[str]:
+    """EXTRA_DISK: one keep code per different-looking disk (two alike disks: keeping either is the
+    same choice)."""
+    looks = [(d["colour"], tuple(d["hands"])) for d in drawn]
+    return [f"keep.{i}" for i, look in enumerate(looks) if look not in looks[:i]]
 
 
 def _disk_text(tr: Translator, disk: dict[str, Any]) -> str:
@@ -82,7 +122,9 @@ def _disk_text(tr: Translator, disk: dict[str, Any]) -> str:
 
 def _option(label: str, value: str, description: str | None = None) -> discord.SelectOption:
     return discord.SelectOption(
-        label=label[:100], value=value, description=description[:100] if description else None
+        label=cut(label, MAX_OPTION, ELLIPSIS),
+        value=value,
+        description=cut(description, MAX_OPTION, ELLIPSIS) if description else None,
     )
 
 
@@ -140,8 +182,9 @@ def _card_label(tr: Translator, code: str) -> str:
 
 def _trade_label(tr: Translator, code: str, view: dict[str, Any]) -> str:
     _, slot, pay = code.split(".")
-    card = view["trade"][int(slot) - 1] or {"vp": "?"}
-    return tr("honga.ctl.trade_option", slot=slot, vp=card["vp"], pay=pay_text(tr, pay))
+    card = view["trade"][int(slot) - 1]
+    vp = _points(tr, card["vp"]) if card else "?"
+    return tr("honga.ctl.trade_option", slot=slot, vp=vp, pay=pay_text(tr, pay))
 
 
 class _Builder:
@@ -163,7 +206,9 @@ class _Builder:
             self.overflow = True
             placeholder = f"{placeholder} ({self.page % pages + 1}/{pages})"
         shown = _paged(options, self.page)
-        self.selects.append(self.ctx.select(arg, shown, placeholder=placeholder[:150], row=self.row))
+        self.selects.append(
+            self.ctx.select(arg, shown, placeholder=cut(placeholder, MAX_PLACEHOLDER, ELLIPSIS), row=self.row)
+        )
         self.row += 1
 
     def items(self) -> list[discord.ui.Item[Any]]:
@@ -178,6 +223,7 @@ def _act_items(ctx: Ctx, legal: list[str], *, cards: bool) -> list[discord.ui.It
     exchanging water; on the mover's panel also the bonus cards (``cards``)."""
     tr, view = ctx.tr, ctx.view()
     left = view["turn_state"]["left"]
+    legal = distinct_codes(legal, view["herd"])
     b = _Builder(ctx)
     for code in BUTTON_CODES:
         if code in legal:
@@ -204,7 +250,7 @@ def _act_items(ctx: Ctx, legal: list[str], *, cards: bool) -> list[discord.ui.It
     if cards:
         played = len(view["turn_state"]["played"])
         options = [_option(_card_label(tr, c), c) for c in legal if c.startswith("card.")]
-        b.add_select("cards", tr("honga.ctl.cards", left=2 - played), options)
+        b.add_select("cards", tr("honga.ctl.cards", n=2 - played), options)
     return b.items()
 
 
@@ -262,7 +308,8 @@ def _card_played(d: dict[str, Any], name: str, names: list[str], tr: Translator)
 
 def _trade_revealed(d: dict[str, Any], name: str, names: list[str], tr: Translator) -> str:
     food, mammoths, vp = TRADE_CARDS[d["card"]]
-    return tr("honga.ev.trade_revealed", slot=d["slot"] + 1, cost=_cost(tr, food, mammoths), vp=vp)
+    cost = _cost(tr, food, mammoths)
+    return tr("honga.ev.trade_revealed", slot=d["slot"] + 1, cost=cost, vp=_points(tr, vp))
 
 
 def _disk_drawn(d: dict[str, Any], name: str, names: list[str], tr: Translator) -> str | None:
@@ -299,11 +346,13 @@ _LINES: dict[str, Line] = {
     "mammoth_home": lambda d, name, names, tr: tr("honga.ev.mammoth_home", name=name),
     "climbed": lambda d, name, names, tr: tr("honga.ev.climbed", name=name, step=d["step"]),
     "traded": lambda d, name, names, tr: tr(
-        "honga.ev.traded", name=name, slot=d["slot"] + 1, vp=d["vp"], pay=pay_text(tr, d["paid"])
+        "honga.ev.traded", name=name, slot=d["slot"] + 1, vp=_points(tr, d["vp"]), pay=pay_text(tr, d["paid"])
     ),
     "disk_kept": lambda d, name, names, tr: tr("honga.ev.disk_kept", name=name),
     "declined": lambda d, name, names, tr: tr("honga.ev.declined", name=name, field=_field(tr, d["field"])),
-    "final_round": lambda d, name, names, tr: tr("honga.ev.final_round", name=name, score=d["score"]),
+    "final_round": lambda d, name, names, tr: tr(
+        "honga.ev.final_round", name=name, score=_points(tr, d["score"])
+    ),
     "cards_taken": lambda d, name, names, tr: (
         tr("honga.ev.cards_taken", name=name, n=d["count"]) if "count" in d else None
     ),
@@ -363,9 +412,17 @@ class HongaUI:
         if view["phase"] == "act":
             items = _act_items(ctx, legal, cards=True)
         elif view["phase"] == "keep":
-            for i, disk in enumerate(view["drawn"] or []):
-                label = ctx.tr("honga.ctl.keep", n=i + 1, disk=_disk_text(ctx.tr, disk))
-                items.append(ctx.button(f"keep.{i}", label[:80], row=0))
+            drawn = view["drawn"] or []
+            codes = keep_codes(drawn)
+            for code in codes:
+                i = int(code[5:])
+                disk = _disk_text(ctx.tr, drawn[i])
+                label = (
+                    ctx.tr("honga.ctl.keep", n=i + 1, disk=disk)
+                    if len(codes) > 1
+                    else ctx.tr("honga.ctl.keep_alike", disk=disk)
+                )
+                items.append(ctx.button(code, cut(label, MAX_LABEL, ELLIPSIS), row=0))
         return Surface(text, items)
 
     def _place_panel(self, ctx: Ctx, view: dict[str, Any], text: str) -> Surface:
@@ -391,8 +448,9 @@ class HongaUI:
     def hand_text(self, view: dict[str, Any], ctx: Ctx) -> str:
         tr, seat = ctx.tr, view["me"]
         me = view["players"][seat]
-        f, b, m, w = me["res"]
-        lines = [tr("honga.hand.res", f=f, b=b, m=m, w=w, x=me["board"], score=me["score"])]
+        counts = zip(("f", "b", "m", "w"), me["res"], strict=True)
+        res = [tr(f"honga.pay.{k}", n=n) for k, n in counts] + [tr("honga.cost.mammoths", n=me["board"])]
+        lines = [tr("honga.hand.res", res=", ".join(res), score=_points(tr, me["score"]))]
         disk = view["disk"]
         if disk is not None:
             lines.append(
@@ -492,11 +550,16 @@ class HongaUI:
         return tr(f"honga.status.{view['phase']}", name=name)
 
     def alt_text(self, view: dict[str, Any], ctx: Ctx) -> str:
-        """The whole public position in words (screen readers; the image's description)."""
-        tr, names = ctx.tr, ctx.names
+        """The whole public position in words (screen readers; the image's description). Past
+        Discord's 1,024 characters the names are shortened (on grapheme boundaries, with "…"), so
+        every player's score and goods stay."""
+        return fit_names(lambda names: self._alt_text(view, ctx, names), ctx.names, MAX_ALT)
+
+    def _alt_text(self, view: dict[str, Any], ctx: Ctx, names: list[str]) -> str:
+        tr = ctx.tr
         parts = [tr("honga.alt.head", turn=view["turn"], target=view["target"],
                     final=tr("honga.alt.final") if view["final_round"] else "")]  # fmt: skip
-        # whose turn comes first: a long 5-player description is cut at Discord's 1024 characters
+        # whose turn comes first: the most wanted fact when only a screen reader's first words are heard
         if view["over"] and view.get("winners") is not None:
             parts.append(tr("honga.alt.over", winners=" & ".join(names[w] for w in view["winners"])))
         elif not view.get("ended") and f"step_{view['phase']}" in EN_LABELS:
@@ -532,7 +595,7 @@ class HongaUI:
             pending = tr("honga.alt.pending", n=p["pending"]) if p["pending"] else ""
             parts.append(tr("honga.alt.player", name=names[i], score=p["score"], f=f, b=b, m=m, w=w,
                             x=p["board"], cards=p["cards"]) + pending + ".")  # fmt: skip
-        return " ".join(parts)[:1024]
+        return " ".join(parts)
 
     def render(
         self,

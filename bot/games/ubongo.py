@@ -18,7 +18,7 @@ from typing import Any
 import discord
 
 from bot.games.base import Ctx, QuickStart, Surface
-from bot.games.common import image_labels, story_lines
+from bot.games.common import MAX_ALT, MAX_OPTION, MAX_PLACEHOLDER, image_labels, story_lines
 from bot.i18n import Translator
 from engine.core import Event
 from engine.games.ubongo import (
@@ -31,6 +31,7 @@ from engine.games.ubongo import (
     piece_spots,
 )
 from engine.games.ubongo_pieces import AREA, PIECE_IDS, cells_at
+from render.graphemes import ELLIPSIS, cut, fit_names
 from render.ubongo import EN_LABELS, render_table, render_task
 
 PAGE = 25  # Discord's most options in one select
@@ -176,8 +177,9 @@ class UbongoUI:
             ctx.tr("ubongo.scores", name=names[i], points=p) for i, p in enumerate(view["scores"])
         )
 
-    def _solved_list(self, ctx: Ctx, solved: list[int]) -> str:
-        names = ctx.shown_names
+    def _solved_list(self, ctx: Ctx, solved: list[int], typed: list[str] | None = None) -> str:
+        """Who solved, in order; ``typed`` names in place of the seats' own (the alt text's shortened)."""
+        names = ctx.shown_names if typed is None else [discord.utils.escape_markdown(n) for n in typed]
         return ", ".join(
             ctx.tr("ubongo.order", name=names[s], order=_order(ctx.tr, i + 1)) for i, s in enumerate(solved)
         )
@@ -250,7 +252,12 @@ class UbongoUI:
         return tr("ubongo.status.racing", n=n, total=total, solved=solved, scores=scores)
 
     def alt_text(self, view: dict[str, Any], ctx: Ctx) -> str:
-        tr, names = ctx.tr, ctx.names
+        """The whole position in words (the image's description). Past Discord's 1,024 characters
+        the names are shortened (on grapheme boundaries), so every player's facts stay."""
+        return fit_names(lambda names: self._alt_text(view, ctx, names), ctx.names, MAX_ALT)
+
+    def _alt_text(self, view: dict[str, Any], ctx: Ctx, names: list[str]) -> str:
+        tr = ctx.tr
         if view["mode"] == "race":
             head = tr("render.ubongo.round", n=view["round"], total=view["rounds"])
         else:
@@ -262,7 +269,7 @@ class UbongoUI:
             parts.append(tr("ubongo.alt.over", winners=winners))
         else:
             if solved:
-                parts.append(tr("ubongo.alt.solved", list=self._solved_list(ctx, solved)))
+                parts.append(tr("ubongo.alt.solved", list=self._solved_list(ctx, solved, names)))
             solving = [names[s] for s in range(view["n"]) if s not in solved]
             if solving and view["mode"] == "race":
                 parts.append(tr("ubongo.alt.solving", list=", ".join(solving)))
@@ -279,7 +286,7 @@ class UbongoUI:
                 for s in range(len(last["tasks"]))
             ]
             parts.append(tr("ubongo.alt.last", n=last["round"], list=", ".join(marks)))
-        return " ".join(parts)[:1024]
+        return " ".join(parts)
 
     def render(
         self,
@@ -372,13 +379,14 @@ class UbongoUI:
         placed = [
             tr("ubongo.dm.alt_piece", piece=p, o=o, x=x, y=y) for p, (o, x, y) in view["placed"].items()
         ]
-        return tr(
+        text = tr(
             "ubongo.dm.alt",
             side=view["side"],
             rows=" / ".join(view["task"]),
             placed=", ".join(placed) or tr("ubongo.dm.alt_none"),
             pieces=", ".join(view["pieces"]) or tr("ubongo.dm.alt_none"),
-        )[:1024]
+        )
+        return cut(text, MAX_ALT, ELLIPSIS)
 
     def _workspace_controls(
         self, ctx: Ctx, view: dict[str, Any], piece: str | None, index: int, spots: list[str]
@@ -421,7 +429,10 @@ class UbongoUI:
             fits = _fits_text(tr, len(piece_spots(ctx.state, seat, p)))
             options.append(
                 discord.SelectOption(
-                    label=label[:100], value=display_of(p), description=fits[:100], default=p == chosen
+                    label=cut(label, MAX_OPTION, ELLIPSIS),
+                    value=display_of(p),
+                    description=cut(fits, MAX_OPTION, ELLIPSIS),
+                    default=p == chosen,
                 )
             )
         return ctx.display_select(options, placeholder=tr("ubongo.pick.placeholder"), row=0)
@@ -438,13 +449,15 @@ class UbongoUI:
             label = tr("ubongo.spot.option", i=i, x=x, y=y, o=o)
             options.append(
                 discord.SelectOption(
-                    label=label[:100], value=code, description=tr("ubongo.spot.cells", cells=cells)[:100]
+                    label=cut(label, MAX_OPTION, ELLIPSIS),
+                    value=code,
+                    description=cut(tr("ubongo.spot.cells", cells=cells), MAX_OPTION, ELLIPSIS),
                 )
             )
         placeholder = tr(
             "ubongo.spot.placeholder", piece=piece, first=first + 1, last=first + len(page), n=len(spots)
         )
-        return ctx.select(PLACE, options, placeholder=placeholder[:150], row=1)
+        return ctx.select(PLACE, options, placeholder=cut(placeholder, MAX_PLACEHOLDER, ELLIPSIS), row=1)
 
     def _browse_buttons(
         self, ctx: Ctx, piece: str, index: int, spots: list[str]

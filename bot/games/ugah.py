@@ -12,10 +12,11 @@ from typing import Any
 import discord
 
 from bot.games.base import Ctx, Surface
-from bot.games.common import image_labels, story_lines
+from bot.games.common import MAX_ALT, MAX_LABEL, image_labels, story_lines
 from bot.i18n import Translator
 from engine.core import Event
 from engine.games.ugah import RULES, open_stretch, simulate_moves
+from render.graphemes import ELLIPSIS, cut, fit_names
 from render.ugah import EN_LABELS, render_ugah
 
 ORDER = ("dinosaur", "mammoth", "bird", "mm", "bb")
@@ -126,7 +127,7 @@ class UgahUI:
             results.append(take)
         first = tr(f"ugah.first.{hunter}")
         labels = [tr("ugah.first.label", first=first, result=r) for r in results]
-        return next((x for x in labels if len(x) <= 80), labels[-1][:80])
+        return next((x for x in labels if len(x) <= MAX_LABEL), cut(labels[-1], MAX_LABEL, ELLIPSIS))
 
     def _keep_buttons(self, ctx: Ctx, legal: list[str]) -> list[discord.ui.Item[Any]]:
         """Keep/give buttons labelled from the viewer's own view: the public message never shows a
@@ -137,15 +138,17 @@ class UgahUI:
         for i, action in enumerate(a for a in legal if a.startswith("keep.")):
             _, kept, to = action.split(".")
             given = "bb" if kept == "mm" else "mm"
-            label = tr(
-                "ugah.keep",
-                keep=tr(f"ugah.short.{kept}"),
-                keep_chip=_chip(tr, pending[f"{kept}_v"]),
-                give=tr(f"ugah.short.{given}"),
-                give_chip=_chip(tr, pending[f"{given}_v"]),
-                name=ctx.names[int(to)],
+            words = {
+                "keep": tr(f"ugah.short.{kept}"),
+                "keep_chip": _chip(tr, pending[f"{kept}_v"]),
+                "give": tr(f"ugah.short.{given}"),
+                "give_chip": _chip(tr, pending[f"{given}_v"]),
+            }
+            # a long name is shortened (on grapheme boundaries), never the chips kept and given
+            label = fit_names(
+                lambda n, w=words: tr("ugah.keep", **w, name=n[0]), [ctx.names[int(to)]], MAX_LABEL
             )
-            items.append(ctx.button(action, label[:80], style=discord.ButtonStyle.success, row=i // 2))
+            items.append(ctx.button(action, label, style=discord.ButtonStyle.success, row=i // 2))
         return items
 
     def private_surface(self, ctx: Ctx) -> Surface:
@@ -238,7 +241,12 @@ class UgahUI:
         return tr(f"ugah.status.{phase}", name=names[state.current])
 
     def alt_text(self, view: dict[str, Any], ctx: Ctx) -> str:
-        names, tr = ctx.names, ctx.tr
+        """The whole position in words (the image's description). Past Discord's 1,024 characters
+        the names are shortened (on grapheme boundaries), so every player's facts stay."""
+        return fit_names(lambda names: self._alt_text(view, ctx, names), ctx.names, MAX_ALT)
+
+    def _alt_text(self, view: dict[str, Any], ctx: Ctx, names: list[str]) -> str:
+        tr = ctx.tr
         path = view["path"]
         between = [c for j, c in enumerate(path) if view["mm"] < j < view["bb"] and not c["taken"]]
         shown = [str(c["v"]) for c in between if c["v"] is not None]
@@ -278,7 +286,7 @@ class UgahUI:
             parts.append(tr("ugah.alt.ended"))
         else:
             parts.append(tr("ugah.alt.turn", name=names[view["current"]]))
-        return " ".join(parts)[:1024]
+        return " ".join(parts)
 
     def render(
         self,

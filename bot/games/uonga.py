@@ -24,13 +24,14 @@ from typing import Any
 import discord
 
 from bot.games.base import Ctx, Surface
-from bot.games.common import image_labels, story_lines
+from bot.games.common import MAX_ALT, image_labels, story_lines
 from bot.i18n import Translator
 from engine.core import Event
 from engine.errors import IllegalAction
 from engine.games.uonga import piece_moves
 from engine.games.uonga_data import EMPTY, HUNTER, INDEX, MASTODON, SQUARES, YOUNGLING
 from engine.games.uonga_data import FILES as BOARD_FILES
+from render.graphemes import fit_names
 from render.uonga import EN_LABELS, render_uonga
 
 SIDE_OF = {"C": "cavemen", "M": "mastodons"}
@@ -330,10 +331,12 @@ class UongaUI:
         parts.append(score)
         return " · ".join(parts)
 
-    def _over_line(self, ctx: Ctx, view: dict[str, Any]) -> str:
+    def _over_line(self, ctx: Ctx, view: dict[str, Any], names: list[str] | None = None) -> str:
+        """Who won and why; ``names`` (as typed) in place of the seats' own (the alt text's shortened)."""
         tr = ctx.tr
+        shown = ctx.shown_names if names is None else [discord.utils.escape_markdown(n) for n in names]
         if len(view["winners"]) == 1:
-            return tr("uonga.status.won", name=ctx.shown_names[view["winners"][0]],
+            return tr("uonga.status.won", name=shown[view["winners"][0]],
                       side=tr(f"uonga.team.{view['result']}"), why=tr(f"uonga.why_end.{view['ended_by']}"))  # fmt: skip
         return tr("uonga.status.draw", why=tr(f"uonga.why_end.{view['ended_by']}"))
 
@@ -359,8 +362,13 @@ class UongaUI:
         return tr("uonga.status.move")
 
     def alt_text(self, view: dict[str, Any], ctx: Ctx) -> str:
-        """The whole position in words: who plays what, every piece, herds, points, the turn."""
-        tr, names = ctx.tr, ctx.names
+        """The whole position in words: who plays what, every piece, herds, points, the turn.
+        Past Discord's 1,024 characters the names are shortened (on grapheme boundaries),
+        so every player's facts stay."""
+        return fit_names(lambda names: self._alt_text(view, ctx, names), ctx.names, MAX_ALT)
+
+    def _alt_text(self, view: dict[str, Any], ctx: Ctx, names: list[str]) -> str:
+        tr = ctx.tr
         view = _as_ended(view)
         board = view.get("board") or {}
 
@@ -378,13 +386,13 @@ class UongaUI:
         if last := self._last_text(view, tr):
             parts.append(last)
         if view["over"]:
-            parts.append(self._over_line(ctx, view).replace("*", ""))
+            parts.append(self._over_line(ctx, view, names).replace("*", ""))
         elif view.get("ended"):
             parts.append(tr("uonga.alt.ended"))
         else:
             side = tr(f"uonga.team.{side_of_seat(view, view['current'])}")
             parts.append(tr("uonga.alt.turn", name=names[view["current"]], side=side))
-        return " ".join(parts)[:1024]
+        return " ".join(parts)
 
     def _last_text(self, view: dict[str, Any], tr: Translator) -> str:
         last = view.get("last")

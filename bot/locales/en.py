@@ -172,3 +172,25 @@ MESSAGES.update(
         "leaderboard.none": "Nobody has finished a game of {game} on this server yet.",
     }
 )
+
+# forgetting a user's data (/privacy)
+MESSAGES.update(
+    {
+        "cmd.privacy": "Your data kept by this bot",
+        "cmd.privacy.forget_me": "Delete your stats, ratings and records, and your name from finished games",
+        "cmd.privacy.forget_user": "Delete any user's stats, ratings, records and name in finished games (bot owner)",
+        "opt.confirm": "True: do it now (it cannot be undone); otherwise only say what it does",
+        "opt.user_id": "The user's id (a number)",
+        "privacy.preview_me": "This deletes your stats and ratings on every server, your personal records, and your name in every finished game: their moves stay, shown as played by a former player. It cannot be undone. Run `/privacy forget-me confirm: True` to do it.",
+        "privacy.preview_user": "This deletes the stats and ratings of user {user} on every server, their personal records, and their name in every finished game: the moves stay, shown as played by a former player. It cannot be undone. Run `/privacy forget-user user_id: {user} confirm: True` to do it.",
+        "privacy.done_me": "Done. Stats and ratings deleted: {ratings}. Personal records deleted: {records}. Finished games that no longer name you: {matches}.",
+        "privacy.done_user": "Done for user {user}. Stats and ratings deleted: {ratings}. Personal records deleted: {records}. Finished games that no longer name them: {matches}.",
+        "privacy.owner_only": "Only the bot's owner can delete another user's data. To delete your own, use `/privacy forget-me`.",
+        "privacy.bad_id": "That is not a Discord user id: give the number (a user's id, from Developer Mode's Copy User ID).",
+        "error.forget_live": (
+            "Still seated in {n} game that has not ended: nothing was deleted. Finish or leave it (`/game resign`, or Leave in a lobby), then try again.",
+            "Still seated in {n} games that have not ended: nothing was deleted. Finish or leave them (`/game resign`, or Leave in a lobby), then try again.",
+        ),
+        "seat.forgotten": "a former player",  # a seat whose player had their data deleted
+    }
+)

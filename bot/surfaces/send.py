@@ -11,6 +11,7 @@ from typing import Any, Protocol
 import discord
 
 from bot.messages import Board
+from render.graphemes import ELLIPSIS, cut
 
 log = logging.getLogger(__name__)
 
@@ -133,7 +134,7 @@ class DiscordSend:
         # straight through the HTTP client: a partial message carries no guild, and discord.py's
         # Message.create_thread refuses one without it (ValueError) before asking Discord
         data = await self.client.http.start_thread_with_message(
-            channel_id, message_id, name=name[:100], auto_archive_duration=1440
+            channel_id, message_id, name=cut(name, 100, ELLIPSIS), auto_archive_duration=1440
         )
         return int(data["id"])
 

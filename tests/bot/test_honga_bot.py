@@ -4,6 +4,7 @@ the mover's panel), a restart in the middle of a turn, the panel's secrets, refu
 from __future__ import annotations
 
 import random
+import re
 from types import SimpleNamespace
 
 import discord
@@ -11,11 +12,12 @@ import pytest
 
 from bench.sim import components
 from bot.games.base import Ctx
-from bot.games.honga import HongaUI
+from bot.games.honga import HongaUI, distinct_codes
 from bot.i18n import translator
 from bot.locales.en_honga import MESSAGES
+from engine.core import Event
 from engine.games.honga import RULES
-from engine.games.honga_data import BONUS_CARDS, FIELDS, SPACES
+from engine.games.honga_data import BONUS_CARDS, DISKS, FIELDS, SPACES
 from render.honga import EN_LABELS
 from tests.bot.helpers import board, button_id, custom_ids, restart, setup_table
 from tests.kit_honga import HongaKit, open_panel
@@ -186,11 +188,11 @@ async def test_the_turn_limit_hands_an_absent_turn_to_the_computer(simcord_env):
     assert slow in board(channel).content
 
 
-def _ctx(state, seat=None, display=""):
+def _ctx(state, seat=None, display="", lang=None):
     """A Ctx over a bare state (no database): enough for the UI's builders."""
     seats = [SimpleNamespace(name=f"P{i}", ai=False, version=7) for i in range(state.n)]
     m = SimpleNamespace(id=1, game="honga", public_version=7, seats=seats)
-    return Ctx(m, state, translator(None), seat=seat, display=display)
+    return Ctx(m, state, translator(lang), seat=seat, display=display)
 
 
 def _rich_state():
@@ -223,7 +225,94 @@ def test_every_surface_fits_discord_limits_and_pages_long_selects():
         for item in ui.private_surface(_ctx(s, s.current, f"page.{page}")).items:
             offered |= {o.value for o in getattr(item.item, "options", [])}
             offered |= {item.item.custom_id.split(":", 3)[3]} if not hasattr(item.item, "options") else set()
-    assert set(legal) <= offered, "every legal code is reachable on the panel, page by page"
+    distinct = distinct_codes(legal, RULES.view(s, None)["herd"])
+    assert len(distinct) < len(legal), "herd [me, me, other]: taking #1 or #2 is one choice"
+    assert set(distinct) <= offered, "every distinct choice is reachable on the panel, page by page"
+    assert {c for c in offered if not c.startswith("page.")} <= set(legal)
+
+
+def _offered(items):
+    """Every action code on a list of controls: select options and button codes."""
+    out = []
+    for item in items:
+        options = getattr(item.item, "options", None)
+        out += [o.value for o in options] if options is not None else [item.item.custom_id.split(":", 3)[3]]
+    return out
+
+
+def _small_state(res, board=0, score=0, **left):
+    """Step 3 of a 3-player game for the seat to move, with the given larder and hands left."""
+    s = RULES.setup(3, 5, {})
+    s = RULES.apply(s, s.current, "place.se.2")[0]
+    me = s.current
+    s.res[me], s.board[me], s.scores[me], s.left = list(res), board, score, dict(left)
+    return s
+
+
+def test_counts_are_worded_with_plural_forms_in_every_language():
+    """Play-test report, point 3: '1 berries', '1 mushrooms', '1 points', '(1 mushrooms)' and the
+    'Mushrooms ×2' button that takes one per click. Counts go through plural forms and the
+    gathering buttons say how many hands are left."""
+    ui = HongaUI()
+    s = _small_state((1, 1, 1, 0), board=1, score=1, mushrooms=1, berries=2)
+    wrong = re.compile(
+        r"\b1 (berries|mushrooms|points|mammoths|Beeren|Pilze|Punkte|Mammuts|bayas|setas|puntos|mamuts)\b"
+    )
+    expect = {
+        "en": ("1 berry, 1 mushroom", "1 mammoth · 1 point", "(1 mushroom, 2 berries)",
+               "Take a mushroom (1 hand left)", "Take a berry (2 hands left)"),
+        "de": ("1 Beere, 1 Pilz", "1 Mammut · 1 Punkt", "(1 Pilz, 2 Beeren)",
+               "Einen Pilz nehmen (noch 1 Hand)", "Eine Beere nehmen (noch 2 Hände)"),
+        "es": ("1 baya, 1 seta", "1 mamut · 1 punto", "(1 seta, 2 bayas)",
+               "Tomar una seta (queda 1 mano)", "Tomar una baya (quedan 2 manos)"),
+    }  # fmt: skip
+    for lang, (larder, board_score, status, one_left, two_left) in expect.items():
+        panel = ui.private_surface(_ctx(s, s.current, lang=lang))
+        labels = [str(getattr(i.item, "label", "")) for i in panel.items]
+        status_line = ui.status_line(_ctx(s, lang=lang))
+        assert larder in panel.content and board_score in panel.content, (lang, panel.content)
+        assert status in status_line, (lang, status_line)
+        assert one_left in labels and two_left in labels, (lang, labels)
+        for text in [panel.content, status_line, *labels]:
+            assert not wrong.search(text) and "×" not in text, (lang, text)
+    trade = {"seat": s.current, "slot": 0, "vp": 1, "paid": "f"}
+    line = ui._line(Event("traded", trade), ["P0", "P1", "P2"], translator("de"))
+    assert "für 1 Punkt (" in line, line
+
+
+def test_equal_choices_are_offered_once_and_old_codes_still_apply():
+    """Play-test report, point 4: paying with one of three equal herd mammoths (trade.1.bm1, bm2,
+    bm3) and keeping one of two look-alike disks (keep.0, keep.1) are one choice each on the
+    panel; the rules still take every code, so old action logs replay."""
+    ui = HongaUI()
+    s = _small_state((0, 1, 1, 0), trade=1)
+    me, other = s.current, (s.current + 1) % 3
+    s.slots = ["T27", None, None]  # berry + mushroom + 1 mammoth
+    s.herd = [me, me, me]
+    assert [c for c in RULES.legal_actions(s, me) if c.startswith("trade.")] == [
+        "trade.1.bm1", "trade.1.bm2", "trade.1.bm3"
+    ]  # fmt: skip
+    for ctx in (_ctx(s), _ctx(s, me)):
+        items = ui.controls(ctx) if ctx.seat is None else ui.private_surface(ctx).items
+        assert [c for c in _offered(items) if c.startswith("trade.")] == ["trade.1.bm1"]
+    for code in ("trade.1.bm2", "trade.1.bm3"):  # the codes left off still apply, with one outcome
+        after, _ = RULES.apply(s, me, code)
+        assert RULES.dump(after) == RULES.dump(RULES.apply(s, me, "trade.1.bm1")[0])
+    s.herd = [me, other, me]  # #1 or #3 leave different herds: two choices
+    items = ui.private_surface(_ctx(s, me)).items
+    assert [c for c in _offered(items) if c.startswith("trade.")] == ["trade.1.bm1", "trade.1.bm3"]
+
+    keep = RULES.load(RULES.dump(s))
+    keep.phase, keep.left = "keep", {}
+    alike = [i for i, d in enumerate(DISKS) if d == DISKS[0]][:2]
+    for drawn, codes in ((alike, ["keep.0"]), ([0, DISKS.index(DISKS[-1])], ["keep.0", "keep.1"])):
+        keep.drawn = list(drawn)
+        panel = ui.private_surface(_ctx(keep, me))
+        assert _offered(panel.items) == codes
+        labels = [str(i.item.label) for i in panel.items]
+        assert all(("alike" in x) == (len(codes) == 1) for x in labels), labels
+        assert RULES.legal_actions(keep, me) == ["keep.0", "keep.1"]
+        assert RULES.apply(keep, me, "keep.1")[0].disk[me] == drawn[1]  # an old log's keep.1
 
 
 def test_the_catalogue_holds_every_image_label_and_every_name():

@@ -1,0 +1,68 @@
+"""Forgetting a user (issue 20, point 12), on SQLite and PostgreSQL: their stats, ratings and records
+are deleted; finished matches keep their moves but name them nowhere, and still replay; refused while
+they sit in a live match, with nothing changed."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.errors import StillPlaying
+from tests.engine.test_ratings import ALICE, BOB, CAROL, GUILD, play_out, start
+
+
+@pytest.fixture
+async def engine(open_engine):
+    matches, _ = await open_engine("forget.db", 3600)
+    return matches
+
+
+async def test_forgetting_a_user_deletes_their_stats_and_records_and_anonymises_their_games(engine):
+    matches = engine
+    mid = await start(matches, 1, seed=4, humans=[ALICE, BOB])
+    await play_out(matches, mid, random.Random(4))
+    other = await start(matches, 2, seed=5, humans=[BOB, CAROL])  # a game without alice
+    await play_out(matches, other, random.Random(5))
+    await matches.store.improve_record(ALICE, "ubongo", "solo", 42.0, mid, 1.0, higher=False)
+    await matches.store.improve_record(BOB, "ubongo", "solo", 40.0, mid, 1.0, higher=False)
+    final = (await matches.get(mid))[1]
+    moves = await matches.store.actions(mid)
+    assert (await matches.store.standings(GUILD, str(ALICE)))["ugah"].played == 1
+
+    forgotten = await matches.forget_user(ALICE)
+
+    assert (forgotten.matches, forgotten.ratings, forgotten.records) == (1, 1, 1)
+    assert await matches.store.standings(GUILD, str(ALICE)) == {}
+    assert await matches.store.record(ALICE, "ubongo", "solo") is None
+    assert (await matches.store.standings(GUILD, str(BOB)))["ugah"].played == 2  # others keep theirs
+    assert (await matches.store.record(BOB, "ubongo", "solo")).best == 40.0
+    m, state = await matches.get(mid)
+    assert m.host_id == 0
+    assert [(s.user_id, s.name, s.ai) for s in m.seats] == [(None, "", False), (BOB, f"p{BOB}", False)]
+    assert m.status == "finished" and state == final
+    assert await matches.store.actions(mid) == moves  # the moves stay (they are the game)...
+    assert await matches.replay(mid) == final  # ... and the replay still steps to the end
+    assert [s.user_id for s in (await matches.get(other))[0].seats] == [BOB, CAROL]
+
+    again = await matches.forget_user(ALICE)  # nothing left to forget
+    assert (again.matches, again.ratings, again.records) == (0, 0, 0)
+
+
+@pytest.mark.parametrize("started", [False, True])
+async def test_a_user_in_a_live_match_is_refused_and_nothing_changes(engine, started):
+    matches = engine
+    finished = await start(matches, 1, seed=4, humans=[ALICE, BOB])
+    await play_out(matches, finished, random.Random(4))
+    if started:
+        await start(matches, 2, seed=6, humans=[CAROL, ALICE])
+    else:  # a lobby alice joined
+        u = await matches.open_lobby("ugah", GUILD, 2, CAROL, "carol", {"variant": "basic"}, seed=6)
+        await matches.lobby(u.match.id, u.match.version, ALICE, "alice", "join")
+
+    with pytest.raises(StillPlaying) as refused:
+        await matches.forget_user(ALICE)
+
+    assert refused.value.params == {"n": 1}
+    assert (await matches.store.standings(GUILD, str(ALICE)))["ugah"].played == 1
+    assert (await matches.get(finished))[0].seats[0].user_id == ALICE
