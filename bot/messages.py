@@ -23,6 +23,9 @@ from engine.store import MatchRow
 from render.graphemes import ELLIPSIS, cut
 
 MAX_CONTENT = 2000
+# Every game's computer levels on one scale, shown with one set of words (level.<id>): easy, medium,
+# hard. Ugah's stronger level is stored as "normal" (ratings keep its id) and shown as medium.
+LEVEL_SCALE = {"easy": 0, "normal": 1, "medium": 1, "hard": 2}
 
 
 @dataclass
@@ -173,7 +176,7 @@ def lobby(m: MatchRow, tr: Translator) -> Board:
     ):
         label, off = tr(f"lobby.{op}"), full and op == "join"
         items.append(ActionButton("l", m.id, m.version, op, label=label, style=style, row=0, disabled=off))
-    levels = computer_for(m.game).levels
+    levels = sorted(computer_for(m.game).levels, key=lambda level: LEVEL_SCALE.get(level, 1))
     for level in levels:  # Add AI offers the game's levels (one button when there is one level)
         label = tr("lobby.ai") if len(levels) == 1 else tr("lobby.ai_level", level=tr(f"level.{level}"))
         items.append(ActionButton("l", m.id, m.version, f"ai.{level}", label=label, row=1, disabled=full))

@@ -131,7 +131,7 @@ async def test_playground_plays_ugah_against_the_computer(tmp_path):
         alice = snap["viewerId"]
 
         await page.run("ugah start")
-        await page.click_label("Add AI (normal)")
+        await page.click_label("Add AI (medium)")
         await page.click_label("Start")
 
         board = page.board()
@@ -228,7 +228,7 @@ async def test_countdowns_on_a_page_open_for_minutes_are_true(tmp_path):
         page = BrowserPage(http, play.games.url)
         await page.open()
         await page.run("ugah start", turn_seconds="600")  # (the page sends what is typed)
-        await page.click_label("Add AI (normal)")
+        await page.click_label("Add AI (medium)")
         await page.click_label("Start")
         (due,) = [int(t) for t in re.findall(r"<t:(\d+):R>", page.board()["content"])]
         for _ in range(6):  # three minutes in which nothing happens

@@ -55,7 +55,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "lobby.leave": "Leave",
     "lobby.ai": "Add AI",
     "lobby.ai_level": "Add AI ({level})",
-    "level.normal": "normal",
+    "level.normal": "medium",  # Ugah's stronger level, on the scale every game shares (easy, medium, hard)
     "level.easy": "easy",
     "level.medium": "medium",
     "level.hard": "hard",

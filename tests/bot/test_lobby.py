@@ -24,8 +24,8 @@ async def test_lobby_shows_seats_and_buttons(simcord_env):
         "leave",
         "start",
         "cancel",
-        "ai.normal",
         "ai.easy",
+        "ai.normal",
     ]
     await click_lobby(bob, channel, "join")
     assert "bob" in board(channel).content and "(2/4" in board(channel).content
@@ -198,3 +198,21 @@ async def test_names_with_markdown_and_mentions_are_shown_literally(simcord_env)
     msg = board(channel)
     assert r"\*\*alice\*\*" in msg.content
     assert env.bot.allowed_mentions.everyone is False and env.bot.allowed_mentions.users is False
+
+
+@pytest.mark.parametrize("game", ["ugah", "uonga", "honga", "ubongo"])
+async def test_every_game_names_its_computer_levels_on_one_scale(simcord_env, game):
+    """Issue 20.7: Add AI reads easy, medium, hard in that order, whatever the game calls them inside
+    (Ugah's stronger level is stored as "normal" and shown as medium)."""
+    _, channel, (alice, *_rest) = setup_table(simcord_env)
+    await alice.slash(channel, f"{game} start")
+    labels = [
+        c.label
+        for c in components(board(channel))
+        if getattr(c, "custom_id", "").startswith("l:") and ":ai." in c.custom_id
+    ]
+    words = [label.split("(")[1].rstrip(")") for label in labels]
+    assert words, labels
+    scale = ["easy", "medium", "hard"]
+    assert all(w in scale for w in words), words
+    assert words == sorted(words, key=scale.index), words
