@@ -301,6 +301,9 @@ def _picture(
         if m.meta.result is not None:  # ended outside the rules (resignation): the image can name the winner
             view["ended_result"] = asdict(m.meta.result)
     caption = ctx.tr("match.ended_caption") if m.status == "cancelled" else ui.caption(events, ctx)
+    if m.meta.result is not None and m.meta.result.reason == "resignation":  # the rules' own end names
+        # no winner: the picture says who won (names as typed: the image is not markdown)
+        caption = ctx.tr("match.resigned_win", name=" & ".join(ctx.names[w] for w in m.meta.result.winners))
     return view, functools.partial(ui.render, view, ctx.names, caption, ctx.tr, ctx.display)
 
 

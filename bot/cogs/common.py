@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.client import GameBot
 from bot.games import UIS
-from bot.i18n import translator
+from bot.i18n import seat_name, translator
 from bot.locales.en import MESSAGES as EN
 from bot.messages import Board
 from bot.names import clean_name
@@ -20,7 +20,7 @@ from bot.render_pool import rendered
 from bot.replay import rules_pictures
 from bot.surfaces import thread
 from bot.surfaces.send import CHANNEL_GONE, FORBIDDEN, verdict
-from engine.errors import EngineError, MatchNotFound
+from engine.errors import EngineError, MatchNotFound, NotInMatch
 from engine.fair import export, seed_hash
 from engine.meta import MatchMeta
 
@@ -93,8 +93,23 @@ class Common(commands.GroupCog, group_name="game", group_description=desc("cmd.g
             await self.bot.show_hand(interaction, mid)
 
     @app_commands.command(name="resign", description=desc("cmd.game.resign"))
-    async def resign(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(confirm=desc("opt.confirm_resign"))
+    async def resign(self, interaction: discord.Interaction, confirm: bool = False) -> None:
         if (mid := await self._live(interaction)) is None:
+            return
+        if not confirm:  # say first what it does: with two seats the game ends at once
+            m, _ = await self.bot.matches.get(mid)
+            seat = self.bot.matches.seat_of(m, interaction.user.id)
+            if seat is None:
+                await self.bot.reply_engine_error(interaction, NotInMatch())
+                return
+            tr = translator(interaction.locale)
+            others = [s for i, s in enumerate(m.seats) if i != seat]
+            if len(m.seats) == 2:
+                text = tr("resign.ask_lost", name=seat_name(others[0].name, others[0].ai, tr))
+            else:
+                text = tr("resign.ask_leave")
+            await interaction.response.send_message(text, ephemeral=True)
             return
         try:
             update = await self.bot.matches.resign(mid, interaction.user.id)

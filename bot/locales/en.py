@@ -92,7 +92,10 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     # commands
     "cmd.game": "Commands shared by every game",
     "cmd.game.hand": "Show your private holdings in this channel's game (only you see it)",
-    "cmd.game.resign": "Leave this channel's game; the computer takes over your seat",
+    "cmd.game.resign": "Resign: in a two-player game your opponent wins; otherwise the computer takes your seat",
+    "opt.confirm_resign": "True: resign now; otherwise only say what happens",
+    "resign.ask_lost": "Resign? In this two-player game {name} wins at once. Run `/game resign confirm: True` to resign.",
+    "resign.ask_leave": "Leave the game? The computer plays your seat from then on and the others play on. Run `/game resign confirm: True` to leave.",
     "cmd.game.end": "End this channel's game (host or moderator)",
     "cmd.game.board": "Post this channel's game board again",
     "cmd.game.rules": "Show a short summary of the rules",

@@ -155,7 +155,7 @@ async def test_resign_hands_seat_to_computer(simcord_env):
     mid = await open_and_start(env, channel, players)
     _, state = await env.bot.matches.get(mid)
     leaver = (state.current + 1) % 3  # not the player to move: the computer has nothing to play yet
-    r = await players[leaver].slash(channel, "game resign")
+    r = await players[leaver].slash(channel, "game resign", confirm=True)
     assert r.ephemeral
     m, _ = await env.bot.matches.get(mid)
     assert m.seats[leaver].ai and m.status == "active"

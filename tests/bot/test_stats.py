@@ -19,7 +19,7 @@ async def test_stats_and_leaderboard_after_two_quick_games(simcord_env):
 
     for _ in range(2):  # bob resigns twice: alice wins both
         mid = await open_and_start(env, channel, [alice, bob])
-        r = await bob.slash(channel, "game resign")
+        r = await bob.slash(channel, "game resign", confirm=True)
         assert r.ephemeral and "opponent wins" in r.response.content
         assert (await env.bot.matches.get(mid))[0].status == "finished"
 

@@ -294,13 +294,21 @@ async def test_a_moderator_who_is_not_playing_ends_the_game_and_is_named(simcord
 
 @pytest.mark.parametrize("game", ["honga", "ubongo"])
 async def test_a_resignation_in_a_two_seat_game_ends_it(simcord_env, game):
+    """Issue 20.8: /game resign first says what it does (nothing changes), then ends the game with
+    confirm: True, and the final picture names the winner."""
     env = simcord_env
     channel, players, mid = await start_with_private_surfaces(env, game)
     r = answered(await players[1].slash(channel, "game resign"))
+    assert r.ephemeral and r.response.content == TR("resign.ask_lost", name="alice")
+    assert (await env.bot.matches.get(mid))[0].status == "active"
+    r = answered(await players[1].slash(channel, "game resign", confirm=True))
     assert r.ephemeral and r.response.content == TR("done.resigned_lost")
     m, _ = await env.bot.matches.get(mid)
     assert m.status == "finished"
     await assert_over_everywhere(env, channel, players, mid, TR("match.resigned_win", name="alice"))
+    m, state = await env.bot.matches.get(mid)
+    caption = messages.game(m, state).draw.args[2]  # what the picture's caption line says
+    assert caption == TR("match.resigned_win", name="alice")
 
 
 async def test_a_click_on_a_panel_left_behind_by_the_end_shows_the_end(simcord_env):

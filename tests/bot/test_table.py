@@ -27,7 +27,7 @@ from tools import verify_seed
 async def finished_by_resignation(env, n=2):
     _guild, channel, players = setup_table(env, n=3)
     mid = await open_and_start(env, channel, players[:n], variant="uncertain")
-    r = await players[0].slash(channel, "game resign")
+    r = await players[0].slash(channel, "game resign", confirm=True)
     assert r.ephemeral and "your opponent wins" in r.response.content
     m, _ = await env.bot.matches.get(mid)
     assert m.status == "finished"

@@ -261,7 +261,7 @@ async def test_resignation_ends_the_game_and_the_opponent_wins(simcord_env):
     alice = players[0]
     _, state = await env.bot.matches.get(mid)
     await play(alice, channel, state, "place.H.c3")
-    r = await alice.slash(channel, "game resign")
+    r = await alice.slash(channel, "game resign", confirm=True)
     assert r.ephemeral and "your opponent wins" in r.response.content
     m, _ = await env.bot.matches.get(mid)
     assert m.status == "finished" and m.meta.result.winners == [1]
