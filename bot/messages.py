@@ -262,7 +262,7 @@ def game(
     events = list(m.meta.events)
     lines = ui.event_lines(events, ctx)
     status = _status(ctx)
-    head = f"**{tr(f'game.{m.game}')}** · {ui.option_text(m.options, tr)} · {fair_line(m, tr)}"
+    head = f"**{tr(f'game.{m.game}')}** · {ui.option_text(m.options, tr, len(m.seats))} · {fair_line(m, tr)}"
     shut = set(closed)
     closed_lines = [tr("match.dm_closed", name=ctx.shown_names[i]) for i in range(len(m.seats)) if i in shut]
     content = "\n".join([head, *lines, *closed_lines, f"**{status}**"])
@@ -335,18 +335,21 @@ def private(m: MatchRow, state: Any, seat: int, tr: Translator, display: str = "
     return Board(cut(content, MAX_CONTENT), None, surface.draw, surface.filename, surface.alt)
 
 
-def mention_line(m: MatchRow, tr: Translator) -> tuple[str, list[int]] | None:
-    """The ping for humans whose turn just began (once per turn, never per click), with their time."""
+def mention_line(m: MatchRow, state: Any, tr: Translator) -> tuple[str, list[int]] | None:
+    """The ping for humans whose turn just began (once per turn, never per click), with their time;
+    what the turn is when the game says (its ``turn_text(ctx)`` hook: "round 3: solve your puzzle")."""
     seats = [s for s in m.meta.new_turn if 0 <= s < len(m.seats) and not m.seats[s].ai]
     if m.status != "active" or not seats:
         return None
     users = [m.seats[s].user_id for s in seats if m.seats[s].user_id is not None]
     due = [t for k, t in m.timers.items() if not k.startswith("ai:")]
     mentions, game = " ".join(f"<@{u}>" for u in users), tr(f"game.{m.game}")
+    hook = getattr(UIS[m.game], "turn_text", None)
+    what = (hook(Ctx(m, state, tr)) if hook is not None and state is not None else None) or tr("match.turn")
     if due:
-        text = tr("match.your_turn", mentions=mentions, game=game, when=f"<t:{int(min(due))}:R>")
+        text = tr("match.your_turn", mentions=mentions, what=what, game=game, when=f"<t:{int(min(due))}:R>")
     else:
-        text = tr("match.your_turn_untimed", mentions=mentions, game=game)
+        text = tr("match.your_turn_untimed", mentions=mentions, what=what, game=game)
     return text, [u for u in users if u is not None]
 
 

@@ -93,12 +93,17 @@ class Choice:
 
 @dataclass(frozen=True)
 class Integer:
-    """A whole number in [low, high]."""
+    """A whole number in [low, high], or its default (which may mean "by the rules", such as 0)."""
 
     name: str
     default: int
     low: int
     high: int
+
+    def accepts(self, value: object) -> bool:
+        # bool is an int in Python; a JSON "true" must not pass as 1
+        whole = isinstance(value, int) and not isinstance(value, bool)
+        return whole and (value == self.default or self.low <= value <= self.high)  # type: ignore[operator]
 
 
 @dataclass(frozen=True)

@@ -31,8 +31,7 @@ def check(option: Option, value: Any) -> Any:
             return value
         raise LobbyError("lobby.bad_option", name=option.name, choices=", ".join(option.choices))
     if isinstance(option, Integer):
-        # bool is an int in Python; a JSON "true" must not pass as 1
-        if isinstance(value, int) and not isinstance(value, bool) and option.low <= value <= option.high:
+        if option.accepts(value):
             return value
         raise LobbyError("lobby.bad_number", name=option.name, low=option.low, high=option.high)
     if isinstance(option, Flag) and isinstance(value, bool):

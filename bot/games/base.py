@@ -136,7 +136,10 @@ class GameUI(Protocol):
     # (refines which steps the animated recap of a finished game shows; bot.replay.moments keeps the
     # first and last and caps them).
 
-    def option_text(self, options: dict[str, Any], tr: Translator) -> str: ...
+    def option_text(self, options: dict[str, Any], tr: Translator, players: int = 0) -> str:
+        """The options as the header shows them; ``players``: the seats of a started game (0 in the
+        lobby), so that options a game of that size ignores are not shown."""
+        ...
 
     def controls(self, ctx: Ctx) -> list[discord.ui.Item[Any]]:
         """The public message's game controls (the shared builder adds the hand button)."""

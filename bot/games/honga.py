@@ -382,7 +382,7 @@ class HongaUI:
     hand_emoji = "🐯"
     layout = "classic"  # a select per row is all a turn needs; the image carries the board
 
-    def option_text(self, options: dict[str, Any], tr: Translator) -> str:
+    def option_text(self, options: dict[str, Any], tr: Translator, players: int = 0) -> str:
         target = tr(f"honga.target.{options.get('target', 'standard')}")
         cap = tr(f"honga.track_cap.{options.get('track_cap', '9')}")
         return f"{target} · {cap}"

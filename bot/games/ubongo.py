@@ -131,7 +131,9 @@ class UbongoUI:
 
     # ---- lobby ------------------------------------------------------------------------------------
 
-    def option_text(self, options: dict[str, Any], tr: Translator) -> str:
+    def option_text(self, options: dict[str, Any], tr: Translator, players: int = 0) -> str:
+        """A lone player's game ignores the race's clock, a race the solo settings: a started game
+        shows only what it plays by."""
         side = options.get("side", "A")
         if side == "mixed":
             parts = [tr("ubongo.opt.mixed", seats=tr(f"ubongo.b_seats.{options.get('b_seats', 'none')}"))]
@@ -143,20 +145,22 @@ class UbongoUI:
             value = value or by_side.get(side)
             return tr("ubongo.opt.seconds", n=value) if value else tr("ubongo.opt.by_side")
 
-        countdown = seconds(options.get("countdown"), COUNTDOWN)
-        parts.append(
-            tr(
-                "ubongo.opt.clock",
-                countdown=countdown,
-                limit=seconds(options.get("round_limit"), ROUND_LIMIT),
+        if players != 1:
+            countdown = seconds(options.get("countdown"), COUNTDOWN)
+            parts.append(
+                tr(
+                    "ubongo.opt.clock",
+                    countdown=countdown,
+                    limit=seconds(options.get("round_limit"), ROUND_LIMIT),
+                )
             )
-        )
         if options.get("no_yellow", "none") != "none":
             parts.append(tr("ubongo.opt.no_yellow", seats=tr(f"ubongo.no_yellow.{options['no_yellow']}")))
         if options.get("gems"):
             parts.append(tr("ubongo.opt.gems"))
         solo, size = options.get("solo", "time"), options.get("solo_size", "5")
-        if (solo, size) != ("time", "5"):  # the solo settings matter only to one player: say them when chosen
+        # the solo settings matter only to one player: said when chosen, or when one plays
+        if players == 1 or (players == 0 and (solo, size) != ("time", "5")):
             parts.append(tr(f"ubongo.opt.solo.{solo}", size=size))
         return " · ".join(parts)
 
@@ -228,6 +232,13 @@ class UbongoUI:
                 gains = self._gains(ctx, e.data["gained"], ctx.names)  # names as typed: the image draws them
                 return ctx.tr("ubongo.caption.round_over", n=e.data["round"], gains=gains)
         return None
+
+    def turn_text(self, ctx: Ctx) -> str | None:
+        """What a race's turn ping calls the turn: a new round's puzzle (None: the shared words)."""
+        view = ctx.view()
+        if view["mode"] != "race":
+            return None
+        return ctx.tr("ubongo.turn", round=view["round"], rounds=view["rounds"])
 
     def status_line(self, ctx: Ctx) -> str:
         """Round, who solved in which order and the scores; the shared builder adds the clock."""

@@ -49,7 +49,7 @@ class UgahUI:
     hand_emoji = "🎒"
     layout = "classic"
 
-    def option_text(self, options: dict[str, Any], tr: Translator) -> str:
+    def option_text(self, options: dict[str, Any], tr: Translator, players: int = 0) -> str:
         variant = tr(f"ugah.variant.{options.get('variant', 'basic')}")
         rolling = tr(f"ugah.rolling.{options.get('rolling', 'multi')}")
         return f"{variant} · {rolling}"

@@ -140,7 +140,7 @@ class UongaUI:
     hand_emoji = "🦣"
     layout = "classic"  # the 5x5 grid fills the 5 rows of 5 a classic message allows
 
-    def option_text(self, options: dict[str, Any], tr: Translator) -> str:
+    def option_text(self, options: dict[str, Any], tr: Translator, players: int = 0) -> str:
         parts = [tr(f"uonga.opt.side.{options.get('side', 'random')}")]
         for flag in ("v1", "v2"):
             if options.get(flag) in (True, "true"):

@@ -71,8 +71,9 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "match.resigned_win": "🏳 Game over by resignation. Winner: {name}.",
     "match.due": "(time runs out {when})",
     "match.dm_closed": "✉️ {name}: I can't send you direct messages, so use the button below to see your cards.",
-    "match.your_turn": "{mentions}: your turn in {game} (time runs out {when}).",
-    "match.your_turn_untimed": "{mentions}: your turn in {game}.",
+    "match.your_turn": "{mentions}: {what} in {game} (time runs out {when}).",
+    "match.your_turn_untimed": "{mentions}: {what} in {game}.",
+    "match.turn": "your turn",  # what a turn ping says it is, unless the game says better
     "done.resigned": "You left the game; the computer plays your seat from now on.",
     "done.resigned_lost": "You resigned: your opponent wins.",
     "done.ended": "The game has been ended.",

@@ -50,6 +50,7 @@ MESSAGES: dict[str, str] = {
     "ubongo.opt.seconds": "{n} s",
     "ubongo.opt.no_yellow": "no yellow piece: {seats}",
     "ubongo.opt.gems": "gem scoring",
+    "ubongo.turn": "round {round} of {rounds}: solve your puzzle",  # a race's turn ping
     "ubongo.opt.solo.time": "alone: time attack, {size} min",
     "ubongo.opt.solo.tasks": "alone: speed run, {size} tasks",
     "rules.ubongo": (

@@ -34,9 +34,9 @@ class PingSurface:
 
     async def step(self, rec: Reconciler) -> None:
         hub = self.hub
-        m, _ = await hub.matches.get(rec.match_id)
+        m, state = await hub.matches.get(rec.match_id)
         row = await hub.addresses.get(m.id, KIND)
-        line = messages.mention_line(m, messages.tr_for(m)) if m.status in LIVE else None
+        line = messages.mention_line(m, state, messages.tr_for(m)) if m.status in LIVE else None
         if line is None:
             if m.status not in LIVE and row is not None and row.message_id is not None:
                 await self._drop(row)  # the game is over: no ping outlives it

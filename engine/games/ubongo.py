@@ -389,7 +389,7 @@ def _option(options: dict[str, Any], name: str) -> Any:
         if isinstance(opt, Choice)
         else isinstance(value, bool)
         if isinstance(opt, Flag)
-        else isinstance(value, int) and not isinstance(value, bool) and opt.low <= value <= opt.high
+        else opt.accepts(value)
     )
     if not ok:
         raise IllegalAction("bad option", option=name, value=value)
@@ -407,8 +407,10 @@ class UbongoRules:
         Choice("side", ("A", "B", "mixed"), "A"),  # R13; "mixed" is V2
         Choice("b_seats", SEAT_SETS, "none"),  # V2: the seats that play side B when side is "mixed"
         Choice("no_yellow", SEAT_SETS, "none"),  # V1: the seats without the yellow I3
-        Integer("countdown", 0, 0, 120),  # R23: seconds; 0 = 20 (A) / 30 (B)
-        Integer("round_limit", 0, 0, 1800),  # R27: seconds; 0 = 180 (A) / 300 (B)
+        # seconds; 0 (the default) = the rules' own. Chosen ones are bounded to what can be played:
+        # a 1 s round limit would end every round before a piece is down
+        Integer("countdown", 0, 5, 120),  # R23: 0 = 20 (A) / 30 (B)
+        Integer("round_limit", 0, 30, 1800),  # R27: 0 = 180 (A) / 300 (B)
         Flag("gems", False),  # V3
         Choice("solo", SOLO_MODES, "time"),  # V4 / V5, with one player
         Choice("solo_size", SOLO_SIZES, "5"),  # minutes (V4) or tasks (V5)

@@ -10,15 +10,18 @@ import json
 import re
 
 import pytest
+from simcord.backend.errors import OptionError
 
 from bot.games.ubongo import UbongoUI
 from bot.locales.en import MESSAGES
 from engine.core import SYSTEM
+from engine.errors import LobbyError
 from engine.games.ubongo import RULES, piece_spots
 from engine.games.ubongo_ai import COMPUTER, next_placement
+from engine.options import resolve
 from render.ubongo import EN_LABELS
 from tests.bot.concurrent import concurrent_dm_clicks
-from tests.bot.helpers import board, button_id, custom_ids, dms_closed, restart, setup_table
+from tests.bot.helpers import board, button_id, custom_ids, dms_closed, pings, restart, setup_table
 from tests.kit_ubongo import button, choose_piece, dm_board, option_values, place_click, select_of
 
 ROWS = re.compile(r"rows top to bottom \(# is a square to cover\): (.*?)\. Placed")
@@ -371,3 +374,25 @@ async def test_a_record_is_kept_only_when_beaten_and_a_retried_finish_answers_th
     assert await store.improve_record(7, "ubongo", "time.5", 3, 4, 0.0, higher=True) == (None, True)
     assert (await store.record(7, "ubongo", "time.5")).best == 3
     assert await store.record(8, "ubongo", "time.5") is None
+
+
+async def test_options_are_bounded_and_the_header_says_what_is_played(simcord_env):
+    """Issue 20.5: a 1 s round limit is refused (nothing opened); a race's header shows its clock and
+    no solo settings, a lone player's shows the solo settings and no clock; the race's turn ping says
+    what the turn is."""
+    env = simcord_env
+    channel, (alice, _), _ = await start_ubongo(env, 2, round_limit=60, solo="tasks")
+    head = board(channel).content.splitlines()[0]
+    assert "60 s" in head and "speed run" not in head, board(channel).content
+    with pytest.raises(OptionError, match="round_limit"):  # Discord itself refuses it (min_value)...
+        await alice.slash(channel, "ubongo start", round_limit=1)
+    with pytest.raises(LobbyError):  # ... and so would the engine (the options' one check)
+        resolve(RULES.options, {"round_limit": 1})
+    assert resolve(RULES.options, {"round_limit": 0})["round_limit"] == 0  # 0: by the rules (R27)
+    ping = pings(channel)[-1].content
+    assert "round 1 of 8: solve your puzzle" in ping and "your turn" not in ping, ping
+
+    _, lone_channel, (carol,) = setup_table(env, 1, names=("carol",))
+    await solo(env, lone_channel, carol, "time.5")
+    head = board(lone_channel).content.splitlines()[0]
+    assert "time attack, 5 min" in head and "countdown" not in head.lower(), head

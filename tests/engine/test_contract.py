@@ -24,8 +24,11 @@ def options_for(rules, rng: random.Random) -> dict[str, object]:
             out[o.name] = rng.choice(o.choices)
         elif isinstance(o, Flag):
             out[o.name] = rng.random() < 0.5
-        elif isinstance(o, Integer):
-            out[o.name] = rng.randint(max(o.low, o.default - 2), min(o.high, o.default + 2))
+        elif isinstance(o, Integer):  # near the default, or (a default meaning "by the rules" lies
+            # outside [low, high]) the default or the lowest values a player may choose
+            low, high = max(o.low, o.default - 2), min(o.high, o.default + 2)
+            near = list(range(low, high + 1)) or [o.default, o.low, o.low + 1]
+            out[o.name] = rng.choice(near)
     return typed_options.resolve(rules.options, out)
 
 
