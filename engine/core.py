@@ -138,6 +138,10 @@ class Rules(Protocol[S]):
     def timers(self, s: S) -> list[Timer]:
         """The timers running in ``s`` (see Timer); usually a turn limit for each seat to move."""
 
+    # Optional: ``turn_starts(before, after) -> frozenset[Seat]``, the seats whose turn begins with a
+    # move (their ping). Without it, the seats that may act after and could not before; a game where
+    # seats stay to move while their task changes (a new round's puzzle) says so itself.
+
     def outcome(self, s: S) -> Outcome | None: ...
 
     def view(self, s: S, seat: Seat | None) -> dict[str, Any]:

@@ -311,7 +311,13 @@ class Matches:
         self._bump_surfaces(m, before, state, events, acted)
         story = [] if human else list(m.meta.events)
         story.extend(events)
-        newly = sorted(rules.to_move(state) - (rules.to_move(before) if before is not None else frozenset()))
+        starts = getattr(rules, "turn_starts", None)  # (optional, see engine.core.Rules)
+        if starts is not None and before is not None:
+            newly = sorted(starts(before, state))
+        else:
+            newly = sorted(
+                rules.to_move(state) - (rules.to_move(before) if before is not None else frozenset())
+            )
         m.meta.events, m.meta.new_turn = story[-MAX_EVENTS:], newly
         finished = m.status == "finished"
         rated = self._rated(m, state) if finished else None

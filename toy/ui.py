@@ -30,7 +30,7 @@ class ToyUI:
     hand_emoji = "🔢"
     layout = "classic"
 
-    def option_text(self, options: dict[str, Any], tr: Translator) -> str:
+    def option_text(self, options: dict[str, Any], tr: Translator, players: int = 0) -> str:
         return f"target {options.get('target')}"
 
     def controls(self, ctx: Ctx) -> list[discord.ui.Item[Any]]:

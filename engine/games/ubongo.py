@@ -459,6 +459,13 @@ class UbongoRules:
             return frozenset()
         return frozenset(seat for seat in range(s.n) if seat not in s.solved)
 
+    def turn_starts(self, before: UbongoState, after: UbongoState) -> frozenset[Seat]:
+        """A new round is everyone's new puzzle (R19), also for a seat that never solved the last one
+        (it stayed to move): each is pinged. Within a round, only a seat that may act again."""
+        if after.round != before.round:
+            return self.to_move(after)
+        return self.to_move(after) - self.to_move(before)
+
     def system_actions(self, s: UbongoState) -> list[str]:
         return [t.action for t in self.timers(s) if t.action]
 

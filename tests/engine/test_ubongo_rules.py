@@ -548,3 +548,19 @@ def test_lift_and_clear():
         RULES.apply(t, 0, "clear")
     with pytest.raises(IllegalAction):
         RULES.apply(t, 0, f"lift.{piece}")
+
+
+def test_r19_a_new_round_is_a_new_turn_for_every_seat_also_one_that_never_solved():
+    """Issue 20.5: seat 0 never solves round 1, seat 1 does; when the countdown ends the round, both
+    get round 2's puzzle and both turns begin (each is pinged), though seat 0 never stopped being
+    to move. Within a round, a placement begins nobody's turn."""
+    s = race(2, 3)
+    placed, _ = RULES.apply(s, 0, solution(s, 0)[0])
+    assert RULES.turn_starts(s, placed) == frozenset()
+    solved, _ = solve_seat(s, 1)
+    assert RULES.to_move(solved) == {0}
+    nxt, _ = fire(solved)  # the countdown ends round 1
+    while nxt.round == solved.round:  # (the round limit first, if it is due before)
+        nxt, _ = fire(nxt)
+    assert nxt.round == 2 and 0 in RULES.to_move(solved) and 0 in RULES.to_move(nxt)
+    assert RULES.turn_starts(solved, nxt) == frozenset({0, 1})
