@@ -40,7 +40,11 @@ from PIL import Image
 
 from bench import Row, ms, pct
 from bench.discord_roundtrip import _fast_idle
-from bench.sim import SIM_CLOCK_WATCH, board, button_id, components, custom_ids, setup_table
+
+# Honga's panels are let expire now and then, as on Discord (see bench.honga)
+from bench.honga import JUMP_EVERY, PANEL_ACTIONS, PANEL_LIFETIME, _open_panel, _panel_controls, _pick
+from bench.sim import SIM_CLOCK_WATCH, board, button_id, custom_ids, setup_table
+from bench.ubongo import _ready_to_place
 from bot.client import create_bot
 from bot.render_pool import off_loop
 from engine.registry import rules_for
@@ -50,9 +54,6 @@ ROOT = str(Path(__file__).resolve().parents[1]) + "/"
 GAMES = ("ugah", "uonga", "honga", "ubongo")
 DAY = 86400  # nobody's turn runs out: SimCord also fires a bot timer once its delay passed in real time
 FLOOR_ID = "bench:floor"
-# discord.py keeps a timer per ephemeral panel's view (the token's 15 minutes) and SimCord's settle
-# scans them all on each poll: Honga's panels are let expire now and then, as on Discord
-PANEL_LIFETIME, JUMP_EVERY = 15 * 60 + 1, 8
 
 
 class FloorButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bench:floor"):
@@ -207,24 +208,12 @@ async def _uonga(t: Table) -> Click:
     return Click(lambda: actor.click(msg, custom_id=t.rng.choice(custom_ids(msg, "g:"))), msg.id)
 
 
-def _controls(msg: Any, kinds: tuple[str, ...]) -> list[tuple[str, tuple[str, ...]]]:
-    out = []
-    for c in components(msg):
-        cid = getattr(c, "custom_id", None) or ""
-        if cid.startswith(kinds) and not getattr(c, "disabled", False):
-            out.append((cid, tuple(o.value for o in getattr(c, "options", None) or [])))
-    return out
-
-
 async def _honga(t: Table) -> Click:
-    """Open the turn panel (untimed), then one committing control of it, moves that gain preferred."""
+    """Open the turn panel (untimed), then one committing control of it, moves that gain preferred
+    (as bench.honga's panel games)."""
     actor, _ = await t.mover()
-    r = await actor.click(board(t.channel), custom_id=button_id(board(t.channel), "hand", "h"))
-    panel = r.response.message
-    choices = [(cid, (v,)) for cid, values in _controls(panel, ("p:", "q:")) for v in values]
-    choices += [(cid, ()) for cid, values in _controls(panel, ("p:", "q:")) if not values]
-    lively = [c for c in choices if not (c[1] or (c[0].split(":", 3)[3],))[0].startswith(("end", "skip."))]
-    cid, values = t.rng.choice(lively if lively and t.rng.random() < 0.85 else choices)
+    panel = await _open_panel(t.channel, actor)
+    cid, values = _pick(_panel_controls(panel, PANEL_ACTIONS), t.rng)
 
     def run() -> Awaitable[Any]:
         return (
@@ -237,8 +226,6 @@ async def _honga(t: Table) -> Click:
 async def _ubongo(t: Table) -> Click:
     """Choose a piece that fits (untimed; the workspace is cleared first when two are down, so a
     placement never solves), then place it: the workspace's task image is redrawn."""
-    from bench.ubongo import _ready_to_place
-
     seat = t.moves % 2
     player = t.players[seat]
     msg, place = await _ready_to_place(t.env, player, t.match_id, seat)
