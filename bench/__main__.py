@@ -7,7 +7,19 @@ import os
 import sys
 import time
 
-from bench import Row, clicks, discord_roundtrip, engine, honga, platform, render, store, ubongo, uonga
+from bench import (
+    Row,
+    clicks,
+    discord_roundtrip,
+    engine,
+    honga,
+    ladder,
+    platform,
+    render,
+    store,
+    ubongo,
+    uonga,
+)
 from bench import load as load_step
 
 
@@ -31,7 +43,16 @@ def main() -> None:
     parser.add_argument(
         "--profile", metavar="GAME", choices=clicks.GAMES, help="print the top CPU costs of GAME's move click"
     )
+    parser.add_argument(
+        "--ladder",
+        metavar="GAME",
+        nargs="*",
+        help="play every game's ladder (or GAME's) instead: bench.ladder",
+    )
     args = parser.parse_args()
+    if args.ladder is not None:
+        ladder.main(args.ladder)
+        return
     if args.profile:
         print(clicks.profile(args.profile))
         return

@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from bench import ladder
 from engine.games.uonga import RULES, UongaState
 from engine.games.uonga_ai import COMPUTER
 from render.uonga import render_uonga
@@ -109,21 +110,26 @@ def render_rows(views: list) -> list[Row]:
     ]  # fmt: skip
 
 
-def balance_rows() -> list[Row]:
-    """Hard against hard under each rule set: how often each side wins (the seed's open question)."""
+RULE_SETS = (("default rules", {}), ("V1 (Mastodons need 10)", {"v1": True}),
+             ("V2 (Mastodon player picks ties)", {"v2": True}))  # fmt: skip
+
+
+def balance_rows(games: int = BALANCE_GAMES, workers: int | None = 1) -> list[Row]:
+    """Hard against hard under each rule set: how often each side wins (the seed's open question),
+    with 95% intervals. Each game opens with one seeded random turn (``ladder.OPENINGS``), the rest
+    is the hard computer on both sides; the games run in ``workers`` processes."""
     rows = []
-    for name, options in (("default rules", {}), ("V1 (Mastodons need 10)", {"v1": True}),
-                          ("V2 (Mastodon player picks ties)", {"v2": True})):  # fmt: skip
+    for r, (name, options) in enumerate(RULE_SETS):
+        jobs = [ladder.Game("uonga", ("hard", "hard"), 3000 + 10_000 * r + g, {"side": "cavemen", **options},
+                            ladder.OPENINGS["uonga"]) for g in range(games)]  # fmt: skip
         tally: Counter = Counter()
-        for g in range(BALANCE_GAMES):
-            s = play({0: "hard", 1: "hard"}, 3000 + g, {"side": "cavemen", **options}, [], [])
-            tally[s.result] += 1
-        n = BALANCE_GAMES
-        rows.append((
-            f"balance hard vs hard, {name}, {n} games",
-            f"Cavemen {tally['C'] / n:.0%} / Mastodons {tally['M'] / n:.0%} / draws {tally['draw'] / n:.0%}",
-            "-",
-        ))  # fmt: skip
+        for res in ladder.run_games(jobs, workers):
+            tally["draw" if len(res.winners) == 2 else "C" if res.winners == (0,) else "M"] += 1
+        cells = []
+        for side, key in (("Cavemen", "C"), ("Mastodons", "M"), ("draws", "draw")):
+            low, high = ladder.wilson(tally[key], games)
+            cells.append(f"{side} {tally[key] / games:.0%} ({low:.0%}-{high:.0%})")
+        rows.append((f"balance hard vs hard, {name}, {games} games", " / ".join(cells), "-"))
     return rows
 
 
@@ -142,6 +148,10 @@ def table(rows: list[Row]) -> str:
 
 if __name__ == "__main__":
     t0 = time.perf_counter()
-    result = run()
+    if sys.argv[1:2] == ["--balance"]:  # python -m bench.uonga --balance GAMES [WORKERS]
+        games, workers = (int(a) for a in [*sys.argv[2:4], "200", "0"][:2])
+        result = balance_rows(games, workers or None)
+    else:
+        result = run()
     print(table(result))
     print(f"({time.perf_counter() - t0:.0f} s)", file=sys.stderr)

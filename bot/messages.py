@@ -16,7 +16,7 @@ from bot.games import UIS
 from bot.games.base import Ctx
 from bot.games.common import MAX_ALT
 from bot.i18n import Translator, seat_name, translator
-from engine import timers
+from engine import lessons, timers
 from engine.fair import seed_hash
 from engine.registry import computer_for, rules_for
 from engine.store import MatchRow
@@ -282,6 +282,8 @@ def game(
         items.extend(_fitting(items, extra, ui.layout))
     elif m.status == "finished":
         items = [ActionButton("l", m.id, 0, "rematch", label=tr("button.rematch"), emoji="🔁", row=0)]
+        if lessons.teaches(m.game) and any(seat.user_id is not None for seat in m.seats):
+            items.append(ActionButton("h", m.id, 0, "lessons", label=tr("button.lessons"), emoji="🎓", row=0))
     alt = ui.alt_text(view, ctx)
     if ui.layout == "v2":
         layout = _layout_of(cut(content, MAX_CONTENT), items, ui.image_name, alt)
@@ -338,7 +340,9 @@ def private(m: MatchRow, state: Any, seat: int, tr: Translator, display: str = "
 def mention_line(m: MatchRow, state: Any, tr: Translator) -> tuple[str, list[int]] | None:
     """The ping for humans whose turn just began (once per turn, never per click), with their time;
     what the turn is when the game says (its ``turn_text(ctx)`` hook: "round 3: solve your puzzle")."""
-    seats = [s for s in m.meta.new_turn if 0 <= s < len(m.seats) and not m.seats[s].ai]
+    seats = [
+        s for s in m.meta.new_turn if 0 <= s < len(m.seats) and not m.seats[s].ai and not m.seats[s].away
+    ]
     if m.status != "active" or not seats:
         return None
     users = [m.seats[s].user_id for s in seats if m.seats[s].user_id is not None]

@@ -19,7 +19,7 @@ import discord
 from PIL import Image, ImageDraw
 
 from bot import messages
-from bot.components import ActionButton
+from bot.components import ActionButton, ActionSelect
 from bot.games import UIS
 from bot.games.base import Ctx
 from bot.i18n import Translator
@@ -27,6 +27,7 @@ from bot.messages import Board
 from engine import options as typed_options
 from engine.core import SYSTEM, Event
 from engine.errors import EngineError
+from engine.lessons import Lesson
 from engine.registry import rules_for
 from engine.replay import Step
 from engine.store import LIVE, MatchRow, SeatInfo
@@ -107,14 +108,28 @@ def step_lines(m: MatchRow, steps: Sequence[Step], k: int, tr: Translator) -> li
     return lines
 
 
-def step_board(m: MatchRow, steps: Sequence[Step], k: int, tr: Translator, image_tr: Translator) -> Board:
+def step_board(
+    m: MatchRow,
+    steps: Sequence[Step],
+    k: int,
+    tr: Translator,
+    image_tr: Translator,
+    marks: Sequence[Lesson] = (),
+) -> Board:
     """The ephemeral /replay message at step ``k`` of ``len(steps) - 1``: the text in ``tr``'s
     language, the image in ``image_tr``'s (a private reply: both the viewer's, see Delivery), and
-    ⏮ ◀ ▶ ⏭. Each button carries the step it goes to (kind ``r``), so it works after a restart."""
+    ⏮ ◀ ▶ ⏭. Each button carries the step it goes to (kind ``r``), so it works after a restart.
+    ``marks``: the match's lessons (engine.lessons); the ones made at this step are told under it."""
     last = len(steps) - 1
     game = tr(f"game.{m.game}")
     head = tr("replay.text", game=game, id=m.id, step=k, total=last)
     lines = step_lines(m, steps, k, tr)
+    names = Ctx(m, steps[k].state, tr).shown_names
+    lines += [
+        tr("lessons.mark", name=names[x.seat], line=lesson_line(m, steps, x, tr))
+        for x in marks
+        if x.step == k
+    ]
     content = "\n".join([head, *lines])
     while len(content) > messages.MAX_CONTENT and len(lines) > 1:
         lines = lines[1:]
@@ -134,6 +149,52 @@ def step_board(m: MatchRow, steps: Sequence[Step], k: int, tr: Translator, image
     alt = tr("replay.alt", game=game, id=m.id, step=k, total=last)
     draw = step_draw(m, steps, k, image_tr)
     return Board(cut(content, messages.MAX_CONTENT), view, draw, f"replay-{m.id}-{k}.png", alt)
+
+
+# ---- the recap that teaches: a person's costliest decisions (engine.lessons) -------------------------
+
+
+def action_text(m: MatchRow, state: Any, seat: int, code: str, tr: Translator) -> str:
+    """A decision in the words its player saw: the game's own (an optional UI hook
+    ``action_text(code, ctx)``), else the label of the control that made it, else its code."""
+    ui = UIS[m.game]
+    ctx = Ctx(_running(m), state, tr, seat=seat)
+    hook = getattr(ui, "action_text", None)
+    if hook is not None and (text := hook(code, ctx)):
+        return str(text)
+    items = list(ui.controls(Ctx(_running(m), state, tr)))
+    if ui.private is not None:
+        items += ui.private_surface(ctx).items
+    for item in items:
+        if isinstance(item, ActionButton) and item.arg == code:
+            return " ".join(str(x) for x in (item.item.emoji, item.item.label) if x)
+        if isinstance(item, ActionSelect):
+            for option in item.item.options:
+                if ui.select_action(item.arg, [option.value]) == code:
+                    return option.label
+    return code
+
+
+def lesson_line(m: MatchRow, steps: Sequence[Step], lesson: Lesson, tr: Translator) -> str:
+    """ "Step 12: Keep the 2 cost you about 3 points; Keep the 5 was better." """
+    before = steps[lesson.step - 1].state
+    played = action_text(m, before, lesson.seat, lesson.played, tr)
+    better = action_text(m, before, lesson.seat, lesson.better, tr)
+    key = "lessons.decisive" if lesson.decisive else "lessons.line"
+    return tr(key, step=lesson.step, played=played, better=better, n=max(1, round(lesson.cost)))
+
+
+def lessons_text(
+    m: MatchRow, steps: Sequence[Step], seat: int, found: Sequence[Lesson], tr: Translator
+) -> str:
+    """The private answer of the final board's 🎓 button: ``seat``'s costliest decisions."""
+    head = tr("lessons.head", game=tr(f"game.{m.game}"), id=m.id)
+    if not any(x.action is not None and x.action.seat == seat and x.action.source == "player" for x in steps):
+        return "\n".join([head, tr("lessons.no_decisions")])  # the computer played every turn of theirs
+    if not found:
+        return "\n".join([head, tr("lessons.none")])
+    lines = [f"{i}. {lesson_line(m, steps, x, tr)}" for i, x in enumerate(found, 1)]
+    return "\n".join([head, *lines, tr("lessons.replay", id=m.id)])
 
 
 # ---- the recap: the moments that mattered ------------------------------------------------------------

@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot import errors, messages
+from bot import errors, messages, replay
 from bot.components import (
     CHOOSE,
     DISPLAY,
@@ -33,11 +33,13 @@ from bot.i18n import translator
 from bot.names import clean_name
 from bot.surfaces import Surfaces
 from bot.surfaces.coordinator import BOARD, PANEL
+from engine import lessons
 from engine.errors import (
     BadActionCode,
     DatabaseUnsure,
     EngineError,
     MatchOver,
+    NoLessonsYet,
     NotInMatch,
     NotYourTurn,
     StaleAction,
@@ -223,6 +225,9 @@ class Router:
     ) -> None:
         """hand: my panel; watch: a player's panel, or a spectator's copy of the board; help: what I
         can do now. All private (ephemeral) answers."""
+        if what == "lessons":
+            await self._lessons(interaction, m, seat)
+            return
         if what in ("watch", "help") and m.status != "active":
             raise MatchOver()
         if what == "help":
@@ -238,6 +243,19 @@ class Router:
             await errors.reply(interaction, "error.hand_lobby")
             return
         await self.surfaces.open_panel(interaction, m, state, seat)
+
+    async def _lessons(self, interaction: discord.Interaction, m: MatchRow, seat: int | None) -> None:
+        """🎓 on a finished board: the clicker's costliest decisions, privately (engine.lessons). The
+        strongest computer reviews the whole game in the worker process, so the answer is deferred."""
+        if m.status != "finished" or not lessons.teaches(m.game):
+            raise NoLessonsYet()
+        if seat is None:
+            raise NotInMatch()
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        found = await self.matches.lessons(m.id)
+        steps = await self.matches.history(m.id)
+        text = replay.lessons_text(m, steps, seat, found.get(seat, []), translator(interaction.locale))
+        await interaction.followup.send(cut(text, messages.MAX_CONTENT), ephemeral=True)
 
     async def _display(
         self, interaction: discord.Interaction, m: MatchRow, state: Any, seat: int, click: Click

@@ -78,3 +78,10 @@ class StillPlaying(EngineError):
     use): ``n`` such matches; nothing was changed."""
 
     key = "error.forget_live"
+
+
+class NoLessonsYet(EngineError):
+    """A recap that teaches is for a finished game: asked of a live one (or of a game whose computer
+    cannot value decisions); nothing is computed."""
+
+    key = "error.lessons_live"

@@ -24,7 +24,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import compute, options, ratings, records, replay, timers
+from engine import compute, lessons, options, ratings, records, replay, timers
 from engine.core import SYSTEM, Event, Outcome
 from engine.errors import (
     ChannelBusy,
@@ -34,6 +34,7 @@ from engine.errors import (
     LobbyError,
     MatchNotFound,
     MatchOver,
+    NoLessonsYet,
     NotInMatch,
     NotYourTurn,
     StaleAction,
@@ -132,6 +133,9 @@ class Matches:
         self._entries: list[LiveEntry] | None = None  # what recover() read, for check_live
         self._closing = False
         self._histories: collections.OrderedDict[int, list[replay.Step]] = collections.OrderedDict()
+        self._lessons: collections.OrderedDict[int, dict[int, list[lessons.Lesson]]] = (
+            collections.OrderedDict()
+        )
         self._decided: dict[int, tuple[int, str, list[str]]] = {}  # a firing's decisions until committed
 
     # ---- loading -------------------------------------------------------------------------------
@@ -319,6 +323,9 @@ class Matches:
                 rules.to_move(state) - (rules.to_move(before) if before is not None else frozenset())
             )
         m.meta.events, m.meta.new_turn = story[-MAX_EVENTS:], newly
+        for seat in newly:
+            if 0 <= seat < len(m.seats) and not m.seats[seat].ai:
+                m.seats[seat].idle = True
         finished = m.status == "finished"
         rated = self._rated(m, state) if finished else None
         record = records.claim(m, state) if finished else None
@@ -594,7 +601,7 @@ class Matches:
                 raise NotYourTurn()
             read = m.version
             new, events = rules.apply(state, seat, action)  # raises before anything changes
-            m.seats[seat].away = False
+            m.seats[seat].away = m.seats[seat].idle = False
             logged = [self._log(m, seat, action, "player")]
             return await self._commit_moves(m, state, new, events, logged, read, acted=seat, human=True)
 
@@ -745,6 +752,7 @@ class Matches:
         elif timer is not None and timer.action is not None:
             new, events = rules.apply(state, SYSTEM, timer.action)
             logged = [self._log(m, SYSTEM, timer.action, "timer")]
+            events.extend(self._gone_away(m, rules.to_move(state)))
         elif timer is not None and timer.seat is not None:  # a turn limit: the computer plays the turn
             acted = timer.seat
             m.seats[acted].away = True
@@ -756,6 +764,19 @@ class Matches:
         else:  # a timer the state no longer declares: drop it (re-planned in the commit)
             m.timers.pop(key, None)
         return await self._commit_moves(m, state, new, events, logged, read, acted=acted, human=False)
+
+    @staticmethod
+    def _gone_away(m: MatchRow, movers: frozenset[int]) -> list[Event]:
+        """A rules timer (a round's clock) ran out on humans who never acted since their turn began:
+        they seem away, said once; the turn ping leaves them out until they act again. (A turn limit
+        has its own path: the computer plays the turn and says so.)"""
+        out = []
+        for seat in sorted(movers):
+            info = m.seats[seat] if 0 <= seat < len(m.seats) else None
+            if info is not None and info.idle and not info.ai and not info.away:
+                info.away = True
+                out.append(Event("away", {"seat": seat}))
+        return out
 
     def _arm(self, m: MatchRow | LiveEntry) -> None:
         """(Re)start the match's timer, if it has a deadline and its guild is this process's."""
@@ -984,6 +1005,29 @@ class Matches:
         for a in await self.store.actions(match_id):
             state, _ = rules.apply(state, a.seat, a.action)
         return state
+
+    def knows_lessons(self, match_id: int) -> bool:
+        """Whether ``lessons(match_id)`` answers at once (worked out already)."""
+        return match_id in self._lessons
+
+    async def lessons(self, match_id: int) -> dict[int, list[lessons.Lesson]]:
+        """Each person's costliest decisions in a finished match (engine.lessons), by seat; worked
+        out once, in the worker process (the strongest computer values every decision), and kept
+        for the last HISTORIES matches. A live match has none yet (NoLessonsYet)."""
+        cached = self._lessons.get(match_id)
+        if cached is not None:
+            self._lessons.move_to_end(match_id)
+            return cached
+        m, state = await self.get(match_id)
+        if m.status in LIVE or state is None or not lessons.teaches(m.game):
+            raise NoLessonsYet()
+        actions = await self._read(self.store.actions(match_id))
+        people = [i for i, seat in enumerate(m.seats) if seat.user_id is not None]
+        found = await self.run(lessons.review, m.game, len(m.seats), m.seed, m.options, actions, people)
+        self._lessons[match_id] = found
+        while len(self._lessons) > HISTORIES:
+            self._lessons.popitem(last=False)
+        return found
 
     async def history(self, match_id: int) -> list[replay.Step]:
         """Every state of a match rebuilt from its seed and action log (engine.replay), in order: the

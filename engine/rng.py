@@ -3,6 +3,7 @@ serialises as JSON and makes seed + action log replay a match exactly (SplitMix6
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -45,3 +46,9 @@ class Rng:
         pool = list(items)
         self.shuffle(pool)
         return pool[:k]
+
+
+def coin(*facts: object) -> Rng:
+    """A computer's coin, seeded only by ``facts`` it may know (its seat, the turn, public pieces):
+    never by the match's own Rng, whose state decides the dice and piles still to come."""
+    return Rng(zlib.crc32(repr(facts).encode()) * 0x9E3779B97F4A7C15)

@@ -70,6 +70,7 @@ class BrowserPage:
             if not (receipt["rejected"] and "stale-revision" in codes):
                 assert not receipt["rejected"], receipt
                 return receipt
+            self.sequence -= 1  # a refused action does not use up its sequence number
         raise AssertionError(f"{kind}: the page kept changing under the action")
 
     async def run(self, invocation: str, **options: Any) -> dict[str, Any]:
@@ -237,3 +238,42 @@ async def test_countdowns_on_a_page_open_for_minutes_are_true(tmp_path):
         shown_at = datetime.fromisoformat(page.snap["profile"]["presentationTime"])
         assert abs((shown_at - play.env.now()).total_seconds()) < 1
         assert 420 - 1 <= due - shown_at.timestamp() <= 420 + 1, "the page reads 7 minutes left"
+
+
+async def test_two_tabs_of_one_page_show_the_same_game(tmp_path):
+    """Issue 20, point 2: two tabs on the same URL are two page contexts over one simulated Discord.
+    A click in either shows in both at once (same messages, same board), so does the clock, and
+    "viewing as" stays each tab's own."""
+    async with (
+        open_playground(str(tmp_path / "playground.db"), port=0, clock=False) as play,
+        aiohttp.ClientSession() as http,
+    ):
+        one, two = BrowserPage(http, play.games.url), BrowserPage(http, play.games.url)
+        snap = await one.open()
+        await two.open()
+        await one.run("ugah start")
+        await two.state()  # (a page polls its state, as the browser's page does)
+        await two.click_label("Add AI (medium)")  # the second tab sees the lobby the first opened
+        await one.click_label("Start")
+
+        async def same() -> None:
+            await one.state()
+            await two.state()
+            assert one.snap["timeline"] == two.snap["timeline"], [
+                (m["id"], m["ephemeral"], m["content"][:80]) for m in one.messages() + two.messages()
+            ]
+            assert one.board()["content"] == two.board()["content"]
+            shown = [
+                {k: v for k, v in p.board()["attachments"][0].items() if k != "asset_id"} for p in (one, two)
+            ]
+            assert shown[0] == shown[1]  # (asset ids are per tab)
+
+        await same()
+        await two.click(two.board(), game_buttons(two, two.board())[0])  # the other tab plays alice
+        await same()
+        assert await play.tick(30)
+        await same()
+        bob = next(v["id"] for v in snap["viewers"] if v["name"] == "bob")
+        await two.act("viewer", viewer_id=bob)
+        await one.state()
+        assert two.snap["viewerId"] == bob and one.snap["viewerId"] == snap["viewerId"]

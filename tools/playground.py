@@ -144,10 +144,19 @@ class Playground:
                 try:
                     return await original(context_id, body)
                 finally:
-                    # the action republished its own pages; others catch up on the next tick
+                    # SimCord republished the acting tab only: the page's other tabs (contexts of
+                    # the same preview) show the change now; other pages catch up on the next tick
+                    self._publish_other_tabs(page, context_id)
                     page.seen_requests = self._requests()
 
         page.preview._action = guarded
+
+    @staticmethod
+    def _publish_other_tabs(page: Page, context_id: str | None) -> None:
+        preview = page.preview
+        for tab in tuple(preview._pages.values()):
+            if tab.id != context_id and tab.id in preview._pages:  # (a publish prunes expired tabs)
+                preview._publish(tab, reason="refresh")
 
     async def wait_closed(self) -> None:
         """Return when any page is closed from the browser ("End preview session")."""

@@ -50,6 +50,8 @@ def start_command(bot: GameBot, game: str) -> app_commands.Command[Any, Any, Any
             for o in declared
         ]
     )
+    # a game's options keep the spec's names in the engine (``v1``); Discord shows what they do
+    start.__discord_app_commands_param_rename__ = dict(getattr(UIS[game], "option_names", ()))  # type: ignore[attr-defined]
     start.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
         o.name: option_description(game, o) for o in declared
     }

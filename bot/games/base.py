@@ -134,7 +134,10 @@ class GameUI(Protocol):
     # ``help_text(ctx) -> str`` (what the ? button tells ctx.seat, the player to move; without it, the
     # labels of their legal actions' controls) and ``recap_moments(candidates, views) -> list[int]``
     # (refines which steps the animated recap of a finished game shows; bot.replay.moments keeps the
-    # first and last and caps them).
+    # first and last and caps them) and ``option_names`` ((engine option, the name Discord shows) pairs,
+    # where the spec's name says nothing to a player, such as Uonga's ``v1``) and
+    # ``action_text(code, ctx) -> str | None`` (a decision in words for the recap that teaches, where
+    # no control's label says it: Uonga's two-click moves, Ugah's picks of several symbols).
 
     def option_text(self, options: dict[str, Any], tr: Translator, players: int = 0) -> str:
         """The options as the header shows them; ``players``: the seats of a started game (0 in the

@@ -8,7 +8,7 @@ from bot.games.base import Ctx
 from bot.i18n import Translator, translator
 from engine.core import Event
 
-GENERIC = ("started", "timeout", "resigned", "forced")
+GENERIC = ("started", "timeout", "resigned", "forced", "away")
 # Discord's limits, counted in code points; texts are cut to them only between grapheme clusters
 # (render.graphemes), and texts naming every player shorten the names first (fit_names)
 MAX_LABEL = 80  # a button label

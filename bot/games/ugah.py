@@ -54,6 +54,15 @@ class UgahUI:
         rolling = tr(f"ugah.rolling.{options.get('rolling', 'multi')}")
         return f"{variant} · {rolling}"
 
+    def action_text(self, code: str, ctx: Ctx) -> str | None:
+        """A pick in words (the recap that teaches): one symbol as its button says it, several
+        (picked in the select) joined, "🦖 Dinosaur ×1 + 🦣 Mammoth ×2"."""
+        kind, *symbols = code.split(".")
+        if kind != "pick" or not symbols or not all(sym in EMOJI for sym in symbols):
+            return None
+        counts = Counter(ctx.state.rolled)
+        return " + ".join(f"{EMOJI[sym]} {ctx.tr('ugah.sym.' + sym)} ×{counts[sym]}" for sym in symbols)
+
     def controls(self, ctx: Ctx) -> list[discord.ui.Item[Any]]:
         state, tr = ctx.state, ctx.tr
         legal = ctx.legal(state.current)

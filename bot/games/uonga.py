@@ -139,6 +139,10 @@ class UongaUI:
     private = None  # nothing is hidden: no hand button
     hand_emoji = "🦣"
     layout = "classic"  # the 5x5 grid fills the 5 rows of 5 a classic message allows
+    option_names = (
+        ("v1", "mastodons_need_10"),
+        ("v2", "mastodons_pick_ties"),
+    )  # the variants, by what they do
 
     def option_text(self, options: dict[str, Any], tr: Translator, players: int = 0) -> str:
         parts = [tr(f"uonga.opt.side.{options.get('side', 'random')}")]
@@ -149,6 +153,19 @@ class UongaUI:
         if (reps, limit) != (3, 40):
             parts.append(tr("uonga.opt.limits", repetitions=reps or "-", move_limit=limit or "-"))
         return " · ".join(parts)
+
+    def action_text(self, code: str, ctx: Ctx) -> str | None:
+        """A decision in words (the recap that teaches): "Hunter b4→c4", "Youngling on c3"."""
+        kind, *args = code.split(".")
+        tr, board = ctx.tr, board_string(ctx.view())
+        if kind == "move" and len(args) == 2 and all(a in INDEX for a in args):
+            piece = self._piece(tr, board[INDEX[args[0]]])
+            return tr("uonga.do.move", piece=piece, frm=args[0], to=args[1])
+        if kind == "place" and len(args) == 2 and args[1] in INDEX:
+            return tr("uonga.do.place", piece=self._piece(tr, args[0]), square=args[1])
+        if kind == "take" and len(args) == 1:
+            return tr("uonga.do.take", square=args[0])
+        return None
 
     # ---- the grid ----------------------------------------------------------------------------------
 
@@ -212,8 +229,11 @@ class UongaUI:
                 items[sq] = self._cell(ctx, board, sq, f"pl.{sq}")
         if chosen is not None and board[INDEX[chosen]] == EMPTY and len(kinds) == 2:
             items[chosen] = self._go(ctx, f"place.{HUNTER}.{chosen}", ctx.tr("uonga.grid.H"), chosen)
+            # the Youngling's button has to borrow the neighbour's slot: it points back at the square
             other = _neighbour(chosen)
-            items[other] = self._go(ctx, f"place.{YOUNGLING}.{chosen}", ctx.tr("uonga.grid.Y"), other)
+            towards = "left" if other > chosen else "right"
+            label = ctx.tr(f"uonga.grid.Y_{towards}", square=chosen)
+            items[other] = self._go(ctx, f"place.{YOUNGLING}.{chosen}", label, other)
         return self._ordered(items)
 
     def _move_grid(self, ctx: Ctx, view: dict[str, Any], chosen: str | None) -> list[discord.ui.Item[Any]]:

@@ -17,6 +17,8 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "error.stale": "This board has moved on since you looked at it: use the current buttons.",
     "error.no_match": "There is no game running here.",
     "error.match_over": "This game is already over.",
+    "error.lessons_live": "What you could have done better is told once the game is over (and not for "
+    "races of speed such as Ubongo).",
     "error.channel_busy": "A game is already running in this channel. Finish it, or start yours in a thread.",
     "error.not_shown": "Your move is saved, but Discord would not let me update the board just now. It catches up by itself; `/game board` shows it again at once.",
     "error.missing_permissions": "I can't post the board here: please give me the View Channel, Send Messages, "
@@ -104,7 +106,8 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "rules.index": "Games you can start here:\n{games}\nUse `/game rules` in a channel with a running game to read its rules.",
     "opt.turn_seconds": "Seconds per decision before the computer plays for you (default 120)",
     "ev.started": "The game begins!",
-    "ev.timeout": "⏱ {name} ran out of time: the computer played for them.",
+    "ev.timeout": "⏱ {name} ran out of time: the computer played for them (no more pings until they click).",
+    "ev.away": "💤 {name} seems away (no move before the clock ran out): no more pings for them until they play again.",
     "ev.forced": "{name} had only one possible move, so it was made for them.",
     "ev.computer_turn": "🤖 {text}",
     "ev.computer_played": "played their turn",
@@ -112,6 +115,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "ev.resigned_lost": "🏳 {name} resigned.",
     # around the table: rematch, spectators, help, fair dice
     "button.rematch": "Rematch",
+    "button.lessons": "What could I have done better?",
     "button.watch": "Watch",
     "rematch.text": "**{title}** · {options}\n🔁 Rematch! Same seats and options, new dice. "
     "Each player clicks **Accept** (offer ends {when}):\n{seats}",

@@ -2,7 +2,7 @@
 (step through a finished game), the picture of ``/game rules`` and the rematch-once rule. Keys are
 stable; merged into bot/locales/en.py."""
 
-MESSAGES: dict[str, str] = {
+MESSAGES: dict[str, str | tuple[str, str]] = {
     # the recap posted under the final board
     "recap.text": "🎞 **{game}** #{id}: the moments that mattered. Step through every move with `/replay match:{id}`.",
     "recap.alt": "An animated recap of {game} game #{id}, from the first board to the last",
@@ -21,6 +21,18 @@ MESSAGES: dict[str, str] = {
     "replay.not_found": "There is no finished game with that number on this server.",
     "replay.not_started": "That game was closed before it began, so there is nothing to replay.",
     "replay.bad_step": "That replay button isn't recognised. Nothing was changed: use `/replay` again.",
+    # the recap that teaches: a person's costliest decisions, privately (engine.lessons)
+    "lessons.head": "🎓 **{game}** #{id}: your costliest decisions, as the strongest computer judges them "
+    "from what you knew at the time",
+    "lessons.line": (
+        "Step {step}: **{played}** cost you about {n} point; **{better}** was better.",
+        "Step {step}: **{played}** cost you about {n} points; **{better}** was better.",
+    ),
+    "lessons.decisive": "Step {step}: **{played}** decided the game; **{better}** was better.",
+    "lessons.none": "No decision of yours cost even half a point by its count. Well played!",
+    "lessons.no_decisions": "You made no decision yourself in this game: the computer played your turns.",
+    "lessons.replay": "See each of them on the board with `/replay match:{id}` (marked 🎓).",
+    "lessons.mark": "🎓 {name}: {line}",
     # /game rules: a picture that teaches
     "rules.picture_caption": "How the board looks at the start of a game",
     "rules.picture_alt": "The {game} board at the start of a game",

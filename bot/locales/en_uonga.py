@@ -35,7 +35,13 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "uonga.grid.target": "🟢",
     "uonga.grid.H": "H",
     "uonga.grid.Y": "Y",
+    "uonga.grid.Y_left": "←Y {square}",
+    "uonga.grid.Y_right": "Y {square}→",
     "uonga.grid.M": "M",
+    # decisions in words (the recap that teaches)
+    "uonga.do.move": "{piece} {frm}→{to}",
+    "uonga.do.place": "{piece} on {square}",
+    "uonga.do.take": "the Mastodon on {square} falls",
     # names
     "uonga.team.cavemen": "Cavemen",
     "uonga.team.mastodons": "Mastodons",
@@ -77,7 +83,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "uonga.status.place_both": "click an empty square for your Hunter or Youngling.",
     "uonga.status.place_one": "click an empty square for your {piece}.",
     "uonga.status.place_kind": "placing on {square}: click the green H for a Hunter or the green Y "
-    "for a Youngling (both place on {square}).",
+    "next to it for a Youngling (both place on {square}).",
     "uonga.status.thinking": "thinking…",
     "uonga.status.move": "click one of your pieces, then a green square.",
     "uonga.status.selected": "{piece} on {square} selected: click a green square to move it, or another piece.",

@@ -1,5 +1,6 @@
 """The /replay viewer: an ephemeral message stepping through a finished match, rebuilt from its seed
-and action log; its buttons edit it in place. Nothing is written."""
+and action log; its buttons edit it in place. Nothing is written. Each person's costliest decisions
+(engine.lessons) are marked 🎓 at their steps; the first /replay of a match waits for that review."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ import discord
 from bot import replay
 from bot.i18n import translator
 from bot.render_pool import rendered
+from engine import lessons
 from engine.errors import MatchNotFound
+from engine.lessons import Lesson
 from engine.match import Matches
 
 
@@ -25,9 +28,19 @@ async def show(
     steps = await matches.history(match_id)
     if not 0 <= step < len(steps):
         raise replay.ReplayRefused("replay.bad_step")
+    marks: list[Lesson] = []
+    if m.status == "finished" and lessons.teaches(m.game):
+        if not matches.knows_lessons(match_id):  # the computer reviews the game first: seconds
+            await (interaction.response.defer() if edit else interaction.response.defer(ephemeral=True))
+        marks = [x for found in (await matches.lessons(match_id)).values() for x in found]
     tr = translator(interaction.locale)
-    board = await rendered(replay.step_board(m, steps, step, tr, tr))  # private: the viewer's language
-    if edit:
+    board = await rendered(replay.step_board(m, steps, step, tr, tr, marks))  # private: the viewer's language
+    if interaction.response.is_done():
+        if edit:
+            await interaction.edit_original_response(**board.kwargs())
+        else:
+            await interaction.followup.send(**board.kwargs(new=True), ephemeral=True)
+    elif edit:
         await interaction.response.edit_message(**board.kwargs())
     else:
         await interaction.response.send_message(**board.kwargs(new=True), ephemeral=True)

@@ -240,6 +240,19 @@ class HongaComputer:
     def think_seconds(self, s: HongaState, seat: Seat, level: str) -> float:
         return 0.0
 
+    def action_values(self, s: HongaState, seat: Seat) -> dict[str, float]:
+        """Each legal action's worth to ``seat`` (engine.lessons), in points of the medium level's
+        utility: the position after the action and the greedy rest of the turn, judged on the
+        redacted state (what the seat knows). Placements and hand actions only."""
+        if s.phase not in ("place", "act") or seat != s.current:
+            return {}
+        view = redact(s, seat)
+        planner = _Planner(seat, s.final, s.turn, OPPONENT_WEIGHT)
+        out = {}
+        for code in H.legal(view, seat):
+            out[code] = planner.u(view) if code == "end" else planner.rollout(_step(view, code))
+        return out
+
 
 COMPUTER = HongaComputer()
 

@@ -3,9 +3,9 @@
 A computer "thinks" for its solve time before its first placement (``think_seconds``), then lays the
 remaining pieces of the same solution in quick succession (``STEP_SECONDS`` apart), so a person can
 race it: the levels differ only in speed, never in whether a task gets solved. Every draw comes from
-a generator seeded by the state's own rng, the round, the card and the seat, so a replayed match
-makes the same decisions at the same delays. The object is stateless (module-level caches only), so
-it pickles into a worker process.
+a coin seeded by what the seat knows (the round, its card, the seat, the public table), so a replayed
+match makes the same decisions at the same delays, and nothing the seat cannot see sways them. The
+object is stateless (module-level caches only), so it pickles into a worker process.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from engine.core import Seat
 from engine.errors import MatchOver, NotYourTurn
 from engine.games.ubongo import RULES, UbongoState, allowed, covered, need, place_code, task_cells
 from engine.games.ubongo_solver import Cells, Placement, cover, solve, solving_sets
-from engine.rng import Rng
+from engine.rng import Rng, coin
 
 LEVELS = ("easy", "medium", "hard")
 # Seconds to the first placement, per level and side: drawn uniformly in [low, high]. "hard" usually
@@ -36,9 +36,9 @@ def _sets(cells: Cells, k: int, pieces: tuple[str, ...]) -> tuple[tuple[str, ...
 
 
 def _rng(s: UbongoState, seat: Seat, level: str, salt: int) -> Rng:
-    """A generator fixed by the match (its rng), the round, the seat's card, the seat and the level."""
-    mix = (s.round * 1_000_003 + s.cards[seat] * 10_007 + seat * 101 + LEVELS.index(level)) * 8 + salt
-    return Rng(s.rng ^ (mix * 0x9E3779B97F4A7C15))
+    """A coin fixed by what the seat knows: the round, its own card, the seat, the level and the
+    public table (starter, cards won); never the match's Rng, which orders the cards still to come."""
+    return coin(s.round, s.cards[seat], seat, level, s.starter, tuple(map(len, s.won)), salt)
 
 
 def _plan(s: UbongoState, seat: Seat, level: str) -> list[Placement]:

@@ -18,7 +18,7 @@ from engine.core import Seat
 from engine.errors import MatchOver, NotYourTurn
 from engine.games.ugah import MM, RULES, UgahState, open_stretch, simulate_moves
 from engine.games.ugah_data import ANIMALS, CHIPS, N_DICE, NAMEABLE, SPOILS_POINTS, SYMBOLS
-from engine.rng import Rng
+from engine.rng import Rng, coin
 
 WIN_BONUS = 40.0  # points of margin a finished game is worth over an unfinished one
 _BASE = 6  # aside multisets are coded as base-6 integers, one digit per face (count <= 5)
@@ -187,8 +187,8 @@ def _keep_value(plan: _Plan, s: UgahState, act: str) -> tuple[float, bool]:
 
 
 class UgahComputer:
-    """``normal`` plays the exact plan above; ``easy`` names symbols at random (a seeded choice, so a
-    replayed match makes the same moves)."""
+    """``normal`` plays the exact plan above; ``easy`` names symbols at random (a coin seeded by public
+    facts, so a replayed match makes the same moves and nothing hidden sways it)."""
 
     levels = ("normal", "easy")
 
@@ -197,11 +197,27 @@ class UgahComputer:
             legal = RULES.legal_actions(s, seat)
             if not legal:
                 raise MatchOver() if s.phase == "over" else NotYourTurn(seat=seat)
-            return Rng(s.rng ^ (seat + 1)).choice(legal)
+            return coin(s.turn, seat, s.phase, tuple(s.aside), tuple(s.rolled), s.mm, s.bb).choice(legal)
         return choose(s, seat)
 
     def think_seconds(self, s: UgahState, seat: Seat, level: str) -> float:
         return 0.0
+
+    def action_values(self, s: UgahState, seat: Seat) -> dict[str, float]:
+        """Each legal action's worth to ``seat`` by the plan above (engine.lessons): the expected
+        margin over the best rival, in points, from what the seat knows; the chip given away is
+        judged as the plan gives it (to the weakest rival)."""
+        legal = RULES.legal_actions(s, seat) if seat == s.current else []
+        if len(legal) < 2:
+            return {}
+        plan = _plan(s, seat)
+        if s.phase == "pick":
+            code = sum(_DIGIT[f] for f in s.aside)
+            return {act: plan.value(code + _picked(s, act)) for act in legal}
+        a, b = s.aside.count("mm"), s.aside.count("bb")
+        if s.phase == "order":
+            return {act: plan.moves(plan.scores, a, b, act == "first.mm") for act in legal}
+        return {act: _keep_value(plan, s, act)[0] for act in legal}
 
 
 COMPUTER = UgahComputer()

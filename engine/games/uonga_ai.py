@@ -49,6 +49,7 @@ PLACE_MATE, PLACE_EDGE, PLACE_IMMUNE, PLACE_DANGER = 30, 8, 80, 160
 PLACE_TOP = 8  # hard placement: how many of the best-scored placements get a look-ahead
 PLACE_BEAM = 4  # ... and how many answers each later placement considers
 PLACE_DEPTH = 4  # placements looked at, this one included (a Cavemen turn is two)
+REVIEW_DEPTH = 3  # plies a reviewed move is searched (engine.lessons), its own included
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,7 @@ LEVELS: dict[str, Level] = {
     "medium": Level(depth=2, nodes=10**9, noise=0, quiescence=2),
     "hard": Level(depth=8, nodes=25_000, noise=0, quiescence=4),
 }
+REVIEW = Level(depth=REVIEW_DEPTH, nodes=10**9, noise=0, quiescence=4)  # engine.lessons: no budget
 
 
 # ---- evaluation (from the Cavemen's point of view) ------------------------------------------------
@@ -503,6 +505,28 @@ class UongaComputer:
 
     def think_seconds(self, s: UongaState, seat: Seat, level: str) -> float:
         return 0.0
+
+    def action_values(self, s: UongaState, seat: Seat) -> dict[str, float]:
+        """Each legal action's worth to ``seat`` in points (engine.lessons; nothing is hidden):
+        a placement by the hard level's look-ahead, a move by a full-window search of
+        ``REVIEW_DEPTH`` plies after it. A won or lost game is worth ``±WIN / POINT``."""
+        if s.phase == "over" or seat not in RULES.to_move(s) or s.phase == "take":
+            return {}
+        if s.phase == "place":
+            out = {}
+            for k, i in _placements(s):
+                out[f"place.{k}.{SQUARES[i]}"] = _lookahead(s, put(s.board, i, k), k) / POINT
+            return out
+        ctx = _ctx_for(s, REVIEW)
+        ctx.deadline = float("inf")  # off the clock: the values must not depend on the machine's speed
+        other = "M" if s.side == "C" else "C"
+        out = {}
+        for a, b in _moves(s.board, s.side):
+            child, captured = make_move(s.board, a, b, ctx.v2)
+            q = 0 if captured else ctx.quiet + 1
+            score = -_negamax(ctx, child, other, REVIEW_DEPTH - 1, -WIN * 2, WIN * 2, 1, q)
+            out[f"move.{SQUARES[a]}.{SQUARES[b]}"] = score / POINT
+        return out
 
 
 COMPUTER = UongaComputer()

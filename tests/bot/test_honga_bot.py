@@ -75,8 +75,8 @@ async def test_people_and_computers_play_to_the_end(simcord_env, humans):
     assert m.status == "finished"
     final = board(channel)
     assert final.id == first.id and "Game over" in final.content
-    assert custom_ids(final, "l:") == [f"l:{m.id}:0:rematch"] == custom_ids(final), (
-        "a finished game offers only a rematch"
+    assert custom_ids(final) == [f"l:{m.id}:0:rematch", f"h:{m.id}:0:lessons"], (
+        "a finished game offers a rematch and its lessons, and no game control"
     )
     assert (await final.attachments[0].read()).startswith(b"\x89PNG")
     assert "winners" in final.attachments[0].description
@@ -378,7 +378,7 @@ async def test_five_computers_play_to_the_end(simcord_env):
     """The host plus four computer seats: the host never clicks, so every turn of the host's seat
     runs out and is played by the computer (the turn limit); the game still reaches its end."""
     env = simcord_env
-    channel, _, mid = await start(env, 1, ("medium", "easy", "medium", "easy"), turn_seconds=10)
+    channel, (host,), mid = await start(env, 1, ("medium", "easy", "medium", "easy"), turn_seconds=10)
     m, _ = await env.bot.matches.get(mid)
     assert [s.ai for s in m.seats] == [False, True, True, True, True]
     for _ in range(400):
@@ -389,7 +389,10 @@ async def test_five_computers_play_to_the_end(simcord_env):
     assert m.status == "finished"
     final = board(channel)
     winners = " & ".join(m.seats[w].name for w in RULES.outcome(state).winners)
-    assert f"Winner: {winners} (" in final.content and custom_ids(final) == [f"l:{m.id}:0:rematch"]
+    assert f"Winner: {winners} (" in final.content
+    assert custom_ids(final) == [f"l:{m.id}:0:rematch", f"h:{m.id}:0:lessons"]
+    r = await host.click(final, custom_id=f"h:{m.id}:0:lessons")
+    assert r.ephemeral and "no decision yourself" in r.response.content, r.response.content
     assert (await final.attachments[0].read()).startswith(b"\x89PNG")
     assert "winners" in final.attachments[0].description
     sources = {a.source for a in await env.bot.store.actions(mid)}

@@ -358,7 +358,9 @@ async def assert_board_current(env: Any, channel: Any, mid: int) -> None:
     assert shown.content == expected.content
     assert [a.description for a in shown.attachments] == [expected.alt], "the image is current too"
     if m.status != "active":
-        assert custom_ids(shown, "g:") == [] and custom_ids(shown, "h:") == [], "no live buttons"
+        assert custom_ids(shown, "g:") == [] and custom_ids(shown, "h:") == [f"h:{m.id}:0:lessons"], (
+            "no live game control: only the lessons of the game that is over"
+        )
 
 
 @RATE_LIMITED

@@ -396,3 +396,28 @@ async def test_options_are_bounded_and_the_header_says_what_is_played(simcord_en
     await solo(env, lone_channel, carol, "time.5")
     head = board(lone_channel).content.splitlines()[0]
     assert "time attack, 5 min" in head and "countdown" not in head.lower(), head
+
+
+async def test_a_player_idle_for_a_whole_round_is_said_away_once_and_pinged_again_once_back(simcord_env):
+    """Issue 20.5: bob places nothing in round 1; when its clock runs out the board says once that
+    he seems away, and round 2's ping names alice only. A placement brings him back: round 3's
+    ping names both again."""
+    env = simcord_env
+    channel, (alice, bob), mid = await start_ubongo(env, 2, round_limit=60)
+    assert f"<@{alice.id}> <@{bob.id}>" in pings(channel)[-1].content
+    await place_next(env, alice, mid, 0)
+    await env.advance_time(61)
+    _, state = await env.bot.matches.get(mid)
+    assert state.round == 2
+    text = board(channel).content
+    assert text.count("bob seems away") == 1 and "alice seems away" not in text, text
+    ping = pings(channel)[-1].content
+    assert "round 2 of 8" in ping and f"<@{alice.id}>" in ping and f"<@{bob.id}>" not in ping, ping
+    await place_next(env, bob, mid, 1)
+    await place_next(env, alice, mid, 0)
+    await env.advance_time(61)
+    _, state = await env.bot.matches.get(mid)
+    ping = pings(channel)[-1].content
+    assert state.round == 3 and "round 3 of 8" in ping
+    assert f"<@{alice.id}>" in ping and f"<@{bob.id}>" in ping, ping
+    assert "seems away" not in board(channel).content

@@ -45,8 +45,8 @@ async def test_full_four_player_game_by_clicking(simcord_env):
     final = board(channel)
     assert final.id == first.id, "the game is played on one message"
     assert "Game over" in final.content and "Winner" in final.content
-    assert custom_ids(final, "l:") == [f"l:{m.id}:0:rematch"] == custom_ids(final), (
-        "a finished game offers only a rematch"
+    assert custom_ids(final) == [f"l:{m.id}:0:rematch", f"h:{m.id}:0:lessons"], (
+        "a finished game offers a rematch and its lessons, and no game control"
     )
     png = await final.attachments[0].read()
     assert png.startswith(b"\x89PNG")

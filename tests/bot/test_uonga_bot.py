@@ -93,6 +93,8 @@ async def test_the_grid_is_the_board_and_a_placement_takes_the_square_then_the_p
     )
     msg = board(channel)
     assert grid_args(msg)[2][2:4] == ["place.H.c3", "place.Y.c3"], "H on c3, Y next to it"
+    labels = [c.label for c in msg.components[2].children]
+    assert labels[2:4] == ["H", "←Y c3"], "issue 20.9: the Y on d3's slot points back at c3"
     assert "placing on c3" in msg.content
     r = await alice.click(msg, custom_id=button_id(msg, "place.Y.c3"))
     assert not r.ephemeral
@@ -107,6 +109,22 @@ async def test_the_grid_is_the_board_and_a_placement_takes_the_square_then_the_p
     assert "placement turn 2 of 5" in board(channel).content
     alt = board(channel).attachments[0].description
     assert "Hunters: b2" in alt and "Younglings: c3" in alt and "Mastodons: d4" in alt
+
+
+async def test_the_youngling_button_on_file_e_points_back_and_the_variants_are_named(simcord_env):
+    """Issue 20.9: on file e the Y borrows d's slot and points right, at the chosen square; the
+    variants are offered by what they do, and the named option reaches the rules as V1."""
+    env = simcord_env
+    _, channel, players, mid = await start(env, mastodons_need_10=True)
+    names = {p.display_name for p in env.bot.tree.get_command("uonga").get_command("start").parameters}
+    assert {"mastodons_need_10", "mastodons_pick_ties"} <= names and not names & {"v1", "v2"}
+    assert "Mastodons need 10" in board(channel).content
+    _, state = await env.bot.matches.get(mid)
+    assert state.v1 and not state.v2
+    await players[0].click(board(channel), custom_id=button_id(board(channel), "pl.e2", "v"))
+    row = board(channel).components[3].children
+    assert [c.custom_id.split(":", 3)[3] for c in row[3:]] == ["place.Y.e2", "place.H.e2"]
+    assert [c.label for c in row[3:]] == ["Y e2→", "H"]
 
 
 async def test_a_move_takes_the_piece_then_a_destination_and_illegal_clicks_change_nothing(simcord_env):
@@ -166,7 +184,7 @@ async def test_a_move_takes_the_piece_then_a_destination_and_illegal_clicks_chan
 @pytest.mark.parametrize("v2", [False, True])
 async def test_a_herd_tie_is_chosen_by_the_right_player(simcord_env, v2):
     env = simcord_env
-    _, channel, players, mid = await start(env, v2=v2)
+    _, channel, players, mid = await start(env, mastodons_pick_ties=v2)
     alice, bob = players
     await place_all(env, channel, players, mid)
     _, state = await env.bot.matches.get(mid)
@@ -209,8 +227,8 @@ async def test_human_against_human_to_the_end_by_clicking(simcord_env):
     final = board(channel)
     assert final.id == first.id, "the whole game is played on one message"
     assert "Game over" in final.content and "wins" in final.content and "🏆" in final.content
-    assert custom_ids(final, "l:") == [f"l:{m.id}:0:rematch"] == custom_ids(final), (
-        "a finished game offers only a rematch"
+    assert custom_ids(final) == [f"l:{m.id}:0:rematch", f"h:{m.id}:0:lessons"], (
+        "a finished game offers a rematch and its lessons, and no game control"
     )
     assert "Points: Cavemen" in final.attachments[0].description
     assert await env.bot.matches.replay(mid) == state
@@ -267,7 +285,7 @@ async def test_resignation_ends_the_game_and_the_opponent_wins(simcord_env):
     assert m.status == "finished" and m.meta.result.winners == [1]
     final = board(channel)
     assert "Game over by resignation. Winner: bob" in final.content and "🏳 alice resigned" in final.content
-    assert custom_ids(final) == [f"l:{m.id}:0:rematch"]
+    assert custom_ids(final) == [f"l:{m.id}:0:rematch", f"h:{m.id}:0:lessons"]
     assert "bob" in final.attachments[0].description and "resigned" in final.attachments[0].description
 
 
@@ -282,7 +300,7 @@ async def test_a_draw_shows_a_clear_final_line(simcord_env):
     final = board(channel)
     assert "Draw: too long without a capture" in final.content
     assert "Game over: it's a draw" in final.content
-    assert custom_ids(final) == [f"l:{m.id}:0:rematch"]
+    assert custom_ids(final) == [f"l:{m.id}:0:rematch", f"h:{m.id}:0:lessons"]
 
 
 def test_image_words_come_from_the_catalogue():
