@@ -39,6 +39,28 @@ def teaches(game: str) -> bool:
     return getattr(computer_for(game), "action_values", None) is not None
 
 
+def judge(game: str, state: Any, seat: int, played: str, step: int) -> Lesson | None:
+    """One decision: what ``played`` cost ``seat`` in ``state`` (None when it cost less than
+    MIN_COST, or when the computer cannot value the choice). Small on purpose: the bot runs each in
+    the worker process on its own, so a computer's move never waits behind a whole game's review."""
+    values_of = getattr(computer_for(game), "action_values", None)
+    values = values_of(state, seat) if values_of is not None else {}
+    if len(values) < 2 or played not in values:
+        return None
+    best = max(values, key=lambda code: (values[code], code == played))
+    cost = values[best] - values[played]
+    return Lesson(step, seat, played, best, round(cost, 1)) if cost >= MIN_COST else None
+
+
+def costliest(found: Iterable[Lesson], seats: Iterable[int], top: int = TOP) -> dict[int, list[Lesson]]:
+    """Each seat's ``top`` costliest lessons, costliest first (ties: the earlier one)."""
+    out: dict[int, list[Lesson]] = {seat: [] for seat in seats}
+    for x in sorted(found, key=lambda x: (-x.cost, x.step)):
+        if x.seat in out and len(out[x.seat]) < top:
+            out[x.seat].append(x)
+    return out
+
+
 def review(
     game: str,
     n_players: int,
@@ -48,20 +70,12 @@ def review(
     seats: Iterable[int],
     top: int = TOP,
 ) -> dict[int, list[Lesson]]:
-    """Each of ``seats``' costliest decisions, costliest first (ties: the earlier one)."""
-    rules, computer = rules_for(game), computer_for(game)
-    values_of = getattr(computer, "action_values", None)
-    found: dict[int, list[Lesson]] = {seat: [] for seat in seats}
-    if values_of is None:
-        return found
-    state = rules.setup(n_players, seed, options)
+    """Each of ``seats``' costliest decisions in a whole match, replayed from its seed and log: a
+    person's decision is one logged with the source "player" (never a computer's or a timer's)."""
+    rules, seats = rules_for(game), list(seats)
+    state, found = rules.setup(n_players, seed, options), []
     for k, a in enumerate(actions, 1):
-        if a.source == "player" and a.seat in found:
-            values = values_of(state, a.seat)
-            if len(values) > 1 and a.action in values:
-                best = max(values, key=lambda code: (values[code], code == a.action))
-                cost = values[best] - values[a.action]
-                if cost >= MIN_COST:
-                    found[a.seat].append(Lesson(k, a.seat, a.action, best, round(cost, 1)))
+        if a.source == "player" and a.seat in seats and (lesson := judge(game, state, a.seat, a.action, k)):
+            found.append(lesson)
         state, _ = rules.apply(state, a.seat, a.action)
-    return {seat: sorted(ls, key=lambda x: (-x.cost, x.step))[:top] for seat, ls in found.items()}
+    return costliest(found, seats, top)

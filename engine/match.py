@@ -1012,8 +1012,9 @@ class Matches:
 
     async def lessons(self, match_id: int) -> dict[int, list[lessons.Lesson]]:
         """Each person's costliest decisions in a finished match (engine.lessons), by seat; worked
-        out once, in the worker process (the strongest computer values every decision), and kept
-        for the last HISTORIES matches. A live match has none yet (NoLessonsYet)."""
+        out once, decision by decision in the worker process (a computer's move queued there waits
+        for one valuation at most), and kept for the last HISTORIES matches. A live match has none
+        yet (NoLessonsYet)."""
         cached = self._lessons.get(match_id)
         if cached is not None:
             self._lessons.move_to_end(match_id)
@@ -1021,13 +1022,19 @@ class Matches:
         m, state = await self.get(match_id)
         if m.status in LIVE or state is None or not lessons.teaches(m.game):
             raise NoLessonsYet()
-        actions = await self._read(self.store.actions(match_id))
+        steps = await self.history(match_id)
         people = [i for i, seat in enumerate(m.seats) if seat.user_id is not None]
-        found = await self.run(lessons.review, m.game, len(m.seats), m.seed, m.options, actions, people)
-        self._lessons[match_id] = found
+        found = []
+        for k in range(1, len(steps)):
+            a = steps[k].action
+            if a is not None and a.source == "player" and a.seat in people:  # one decision per job
+                lesson = await self.run(lessons.judge, m.game, steps[k - 1].state, a.seat, a.action, k)
+                if lesson is not None:
+                    found.append(lesson)
+        self._lessons[match_id] = best = lessons.costliest(found, people)
         while len(self._lessons) > HISTORIES:
             self._lessons.popitem(last=False)
-        return found
+        return best
 
     async def history(self, match_id: int) -> list[replay.Step]:
         """Every state of a match rebuilt from its seed and action log (engine.replay), in order: the

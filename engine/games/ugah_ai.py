@@ -187,8 +187,10 @@ def _keep_value(plan: _Plan, s: UgahState, act: str) -> tuple[float, bool]:
 
 
 class UgahComputer:
-    """``normal`` plays the exact plan above; ``easy`` names symbols at random (a coin seeded by public
-    facts, so a replayed match makes the same moves and nothing hidden sways it)."""
+    """``normal`` plays the exact plan above; ``easy`` plays it for half of its decisions and picks
+    at random for the other half (a coin seeded by public facts, so a replayed match makes the same
+    moves and nothing hidden sways it). Measured by ``bench.ladder``: easy wins about 55% of games
+    against two random players (a fair share is a third), normal about 65% against two easy ones."""
 
     levels = ("normal", "easy")
 
@@ -197,7 +199,9 @@ class UgahComputer:
             legal = RULES.legal_actions(s, seat)
             if not legal:
                 raise MatchOver() if s.phase == "over" else NotYourTurn(seat=seat)
-            return coin(s.turn, seat, s.phase, tuple(s.aside), tuple(s.rolled), s.mm, s.bb).choice(legal)
+            flip = coin(s.turn, seat, s.phase, tuple(s.aside), tuple(s.rolled), s.mm, s.bb)
+            if flip.below(2):
+                return flip.choice(legal)
         return choose(s, seat)
 
     def think_seconds(self, s: UgahState, seat: Seat, level: str) -> float:

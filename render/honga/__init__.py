@@ -120,7 +120,8 @@ def _disk_key(f: _Frame, space: str, top: dict[str, Any]) -> DiskKey:
     fields = top.get("fields") if isinstance(top.get("fields"), dict) else {}
     turn = _dict(f.view.get("turn_state"))
     placed = _dict(turn.get("placed"))
-    hot = placed.get("space") == space and f.view.get("phase") == "act"
+    live = f.view.get("phase") == "act" and not f.view.get("ended")  # (a resignation ended it)
+    hot = placed.get("space") == space and live
     left = turn.get("left") if isinstance(turn.get("left"), dict) else {}
     hands, faded = [], []
     for fld in NEIGHBOURS[space]:
@@ -236,7 +237,8 @@ def _draw_row(f: _Frame, seat: int, p: dict[str, Any], y: int, h: int) -> None:
     view, d = f.view, f.d
     over = bool(view.get("over"))
     winners = _winners(view)
-    hot = (not over and view.get("current") == seat) or (over and seat in winners)
+    live = not over and not view.get("ended")  # an ended game (a resignation) has no one to move
+    hot = (live and view.get("current") == seat) or (over and seat in winners)
     fill, outline = (c.HILITE, c.GOLD) if hot else (st.ROW, c.SAND_DARK)
     c.rounded_box(d, (st.PX0, y, st.PX1, y + h), 8, fill=fill, outline=outline, width=3 if hot else 1)
     d.rectangle((st.PX0 + 3, y + 6, st.PX0 + 9, y + h - 6), fill=_colour(seat))

@@ -117,3 +117,15 @@ def test_render_is_fast_enough():
     for view in views * 3:
         render_honga(view, NAMES)
     assert (time.perf_counter() - t0) / 12 < 0.1  # generous: shared CI machines; the bench aims at 15 ms
+
+
+def test_an_ended_game_shows_no_one_to_move():
+    """A game ended by a resignation: no row is marked as the player to move, and the disk of the
+    interrupted turn is not ringed, so whose turn it was makes no difference to the picture."""
+    s = played(3, 1, 40)
+    assert s.phase == "act"
+    caption = "Game over by resignation: Ada wins"
+    live = {**RULES.view(s, None)}
+    ended = [render_honga({**live, "current": seat, "ended": True}, NAMES[:3], caption) for seat in range(3)]
+    assert ended[0] == ended[1] == ended[2]
+    assert render_honga(live, NAMES[:3], caption) != ended[0]
