@@ -263,7 +263,7 @@ def report(game: str, results: Sequence[Result]) -> str:
     for e in sorted(rated, key=lambda e: -(rated[e][0] - 3 * rated[e][1])):
         mu, sigma = rated[e]
         ts = think.get(e, [])
-        timing = f"{pct(ts, 0.5) * 1e3:.1f} / {pct(ts, 0.99) * 1e3:.0f} ms" if ts else "-"
+        timing = f"{pct(ts, 0.5) * 1e3:.1f} / {pct(ts, 0.99) * 1e3:.1f} ms" if ts else "-"
         lines.append(f"| {e} | {mu:.1f} ± {sigma:.1f} | {mu - 3 * sigma:.1f} | {timing} |")
     lines += [
         "",
