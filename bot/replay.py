@@ -24,6 +24,7 @@ from bot.games import UIS
 from bot.games.base import Ctx
 from bot.i18n import Translator
 from bot.messages import Board
+from engine import lessons
 from engine import options as typed_options
 from engine.core import SYSTEM, Event
 from engine.errors import EngineError
@@ -189,7 +190,7 @@ def lessons_text(
 ) -> str:
     """The private answer of the final board's 🎓 button: ``seat``'s costliest decisions."""
     head = tr("lessons.head", game=tr(f"game.{m.game}"), id=m.id)
-    if not any(x.action is not None and x.action.seat == seat and x.action.source == "player" for x in steps):
+    if next(lessons.decisions(steps, [seat]), None) is None:
         return "\n".join([head, tr("lessons.no_decisions")])  # the computer played every turn of theirs
     if not found:
         return "\n".join([head, tr("lessons.none")])

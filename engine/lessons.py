@@ -9,11 +9,13 @@ computer has no such hook (Ubongo: a race of speed, where every solution is as g
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine import replay
 from engine.registry import computer_for, rules_for
+from engine.replay import Step
 from engine.store import LoggedAction
 
 TOP = 3
@@ -61,6 +63,16 @@ def costliest(found: Iterable[Lesson], seats: Iterable[int], top: int = TOP) -> 
     return out
 
 
+def decisions(steps: Sequence[Step], seats: Iterable[int]) -> Iterator[tuple[int, Any, LoggedAction]]:
+    """Every decision a person of ``seats`` made, as (step it led to, state before it, the logged
+    action): actions logged with the source "player", never a computer's, a timeout's or a timer's."""
+    people = set(seats)
+    for k in range(1, len(steps)):
+        a = steps[k].action
+        if a is not None and a.source == "player" and a.seat in people:
+            yield k, steps[k - 1].state, a
+
+
 def review(
     game: str,
     n_players: int,
@@ -70,12 +82,9 @@ def review(
     seats: Iterable[int],
     top: int = TOP,
 ) -> dict[int, list[Lesson]]:
-    """Each of ``seats``' costliest decisions in a whole match, replayed from its seed and log: a
-    person's decision is one logged with the source "player" (never a computer's or a timer's)."""
-    rules, seats = rules_for(game), list(seats)
-    state, found = rules.setup(n_players, seed, options), []
-    for k, a in enumerate(actions, 1):
-        if a.source == "player" and a.seat in seats and (lesson := judge(game, state, a.seat, a.action, k)):
-            found.append(lesson)
-        state, _ = rules.apply(state, a.seat, a.action)
-    return costliest(found, seats, top)
+    """Each of ``seats``' costliest decisions in a whole match, replayed from its seed and log (the
+    bot does the same decision by decision: Matches.lessons)."""
+    seats = list(seats)
+    steps = replay.rebuild(rules_for(game), n_players, seed, options, actions)
+    found = [judge(game, state, a.seat, a.action, k) for k, state, a in decisions(steps, seats)]
+    return costliest([x for x in found if x is not None], seats, top)

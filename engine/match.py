@@ -1025,12 +1025,10 @@ class Matches:
         steps = await self.history(match_id)
         people = [i for i, seat in enumerate(m.seats) if seat.user_id is not None]
         found = []
-        for k in range(1, len(steps)):
-            a = steps[k].action
-            if a is not None and a.source == "player" and a.seat in people:  # one decision per job
-                lesson = await self.run(lessons.judge, m.game, steps[k - 1].state, a.seat, a.action, k)
-                if lesson is not None:
-                    found.append(lesson)
+        for k, before, a in lessons.decisions(steps, people):  # one decision per job
+            lesson = await self.run(lessons.judge, m.game, before, a.seat, a.action, k)
+            if lesson is not None:
+                found.append(lesson)
         self._lessons[match_id] = best = lessons.costliest(found, people)
         while len(self._lessons) > HISTORIES:
             self._lessons.popitem(last=False)

@@ -58,7 +58,7 @@ class SeatInfo:
     name: str
     ai: bool = False
     away: bool = False  # a human whose turn timer ran out: the computer plays until they click again
-    idle: bool = False  # a human whose turn began and who has not acted since (see Matches._fire)
+    idle: bool = False  # a human whose turn began and who has not acted since (Matches._gone_away)
     level: str | None = None  # a computer seat's difficulty (the game's Computer.levels)
     version: int = 0  # the match version at which what this seat can do last changed (private staleness)
     dm: int | None = None  # private surface: the DM channel id, 0 once DMs turned out closed
