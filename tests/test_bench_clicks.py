@@ -19,6 +19,8 @@ def test_each_game_is_timed_against_its_floors(game):
 
 
 def test_the_profile_lists_the_move_clicks_costs():
-    out = clicks.profile("ugah", moves=2, top=5)
+    # two cold clicks: first-use costs (fonts, locale data, a render thread's whole drawing) can rank
+    # above the click's own chain, so the list is long enough to hold it whatever comes first
+    out = clicks.profile("ugah", moves=2, top=12)
     assert out.startswith("ugah: 2 move clicks, CPU ")
     assert "Router._route" in out  # the project's own functions, with their callees
