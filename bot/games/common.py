@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 
 from bot.games.base import Ctx
 from bot.i18n import Translator, translator
@@ -70,8 +72,14 @@ def _is_ai(ctx: Ctx, seat: int) -> bool:
     return 0 <= seat < len(ctx.m.seats) and ctx.m.seats[seat].ai
 
 
-def image_labels(game: str, english: Mapping[str, str], tr: Translator | None) -> dict[str, str]:
+def image_labels(game: str, english: Mapping[str, str], tr: Translator | None) -> Mapping[str, str]:
     """Every word drawn on a game's images, from the catalogue (``render.<game>.<label>``; fields
     stay unfilled for the renderer), in the language of ``tr`` (English without one)."""
     tr = tr or translator(None)
-    return {key: tr(f"render.{game}.{key}") for key in english}
+    return _labels(game, tuple(english), tr)
+
+
+@functools.lru_cache(maxsize=64)
+def _labels(game: str, keys: tuple[str, ...], tr: Translator) -> Mapping[str, str]:
+    """Built once per game and language (30-40 lookups every board), read-only as it is shared."""
+    return MappingProxyType({key: tr(f"render.{game}.{key}") for key in keys})

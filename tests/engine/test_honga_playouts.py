@@ -3,6 +3,7 @@ secrecy (R45): a seat's view does not change when only other seats' hidden infor
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections import Counter
@@ -68,6 +69,17 @@ def test_replay_reproduces_the_state_and_dump_round_trips():
         r, _ = RULES.apply(r, seat, action)
     assert r == s
     assert RULES.load(json.loads(json.dumps(RULES.dump(s)))) == s
+
+
+def test_dump_is_asdict_and_shares_nothing_with_the_state():
+    """The dump is what dataclasses.asdict gives, and changing it (or the state) leaves the other."""
+    s, _ = playout(5, n=4, check=False)
+    d = RULES.dump(s)
+    assert d == dataclasses.asdict(s)
+    d["res"][0][0] += 7
+    d["stacks"][next(iter(d["stacks"]))].append([0, 0])
+    d["piles"][next(iter(d["piles"]))].clear()
+    assert RULES.dump(s) == dataclasses.asdict(s) != d
 
 
 def perturb_hidden(s: HongaState, seat: int | None, rng: random.Random) -> HongaState:
