@@ -229,10 +229,10 @@ async def _dm_clicks(single: int, batches: int) -> dict[str, list[float]]:
         "changed": [],
     }
     drawn: list[bytes] = []
-    real_off_loop = render_pool.off_loop
+    real_draw = render_pool.draw
 
-    async def counting_off_loop(fn: Callable[[], bytes]) -> bytes:
-        png = await real_off_loop(fn)
+    def counting_draw(fn: Callable[[], bytes]) -> bytes:
+        png = real_draw(fn)
         drawn.append(png)
         return png
 
@@ -265,13 +265,13 @@ async def _dm_clicks(single: int, batches: int) -> dict[str, list[float]]:
                 # the placements repeat (first piece, first spot): time drawing them, not their reuse
                 render_pool.forget_drawings()
                 drawn.clear()
-                render_pool.off_loop = counting_off_loop
+                render_pool.draw = counting_draw
                 t0 = edits.start()
                 results = await concurrent_dm_clicks(env, clicks)
                 out["batch"].append(time.perf_counter() - t0)
                 out["in_batch"] += [edits.at.get(msg.id, time.perf_counter()) - t0 for _, msg, _ in clicks]
                 await bot.surfaces.settle(mid)
-                render_pool.off_loop = real_off_loop
+                render_pool.draw = real_draw
                 after = await _images(players, channel)
                 out["drawn"].append(len(drawn))
                 out["duplicates"].append(sum(1 for png in drawn if png in shown.values()))

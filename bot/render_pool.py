@@ -17,6 +17,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from bot.messages import Board
+from render import png
 
 
 def _background_priority() -> None:
@@ -29,9 +30,14 @@ def _background_priority() -> None:
 RENDER_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render", initializer=_background_priority)
 
 
+def draw(fn: Callable[[], bytes]) -> bytes:
+    """One drawing, on a render thread: every drawing goes through here (benchmarks count them)."""
+    return fn()
+
+
 async def off_loop(fn: Callable[[], bytes]) -> bytes:
     """Run CPU-heavy drawing in the render pool."""
-    return await asyncio.get_running_loop().run_in_executor(RENDER_POOL, fn)
+    return await asyncio.get_running_loop().run_in_executor(RENDER_POOL, draw, fn)
 
 
 KEPT = 64  # pictures kept after drawing: a live match's latest few (a board PNG is ~20 KiB)
@@ -49,7 +55,7 @@ def start_drawing(board: Board) -> None:
         return
     # submitted to the pool now, not when a task wrapping it first runs: that would be only once the
     # caller next yields, i.e. after the text answer went out (measured: the drawing began ~2 ms late)
-    drawing = loop.run_in_executor(RENDER_POOL, board.draw)
+    drawing = loop.run_in_executor(RENDER_POOL, draw, board.draw)
     drawing.add_done_callback(_forget_failed(key))
     _drawings[key] = drawing
     while len(_drawings) > KEPT:
@@ -57,8 +63,9 @@ def start_drawing(board: Board) -> None:
 
 
 def forget_drawings() -> None:
-    """Drop every kept picture (benchmarks time the drawing itself, not the reuse of one)."""
+    """Drop every kept picture and deflated band (benchmarks time the drawing, not its reuse)."""
     _drawings.clear()
+    png.forget()
 
 
 def _forget_failed(key: str) -> Callable[[asyncio.Future[bytes]], None]:

@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import io
 import math
-import struct
 import threading
 import unicodedata
-import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -22,6 +20,7 @@ from typing import Any, Generic, TypeVar
 
 from PIL import Image, ImageDraw, ImageFont
 
+from render import png
 from render.graphemes import boundaries
 
 RGB = tuple[int, int, int]
@@ -302,49 +301,29 @@ PNG_BUDGET = 23 * 1024
 def encode_png(img: Image.Image, palette_img: Image.Image, level: int = 6) -> bytes:
     """Quantize ``img`` to the cached palette (no dithering: flat areas stay flat) and save it as PNG.
 
-    ``level`` is the zlib level, picked per game by measurement (levels below 6 deflate 1.5-3x
-    faster for 5-25% more bytes). If a faster level overshoots ``PNG_BUDGET`` the image is saved
-    again at level 6, so no board is ever bigger than with the old fixed level 6 unless level 6
-    itself is over the margin. The pixels do not depend on the level.
+    ``level`` is the zlib level of the bands not seen lately (``render.png``), picked per game by
+    measurement (levels below 6 deflate 1.5-3x faster for 5-25% more bytes). A board over
+    ``PNG_BUDGET`` is saved again as one stream at level 6 (5-10% smaller than bands). The pixels do
+    not depend on how it was deflated.
     """
     if img.mode != "RGB":
         img = img.convert("RGB")
     q = img.quantize(palette=palette_img, dither=Image.Dither.NONE)
-    png = _save_png(q, level)
-    if level < 6 and len(png) > PNG_BUDGET:
-        png = _save_png(q, 6)
-    return png
+    data = _save_png(q, level)
+    if len(data) > PNG_BUDGET:
+        data = _save_png(q, 6, bands=False)
+    return data
 
 
-def _save_png(img: Image.Image, level: int) -> bytes:
-    """A palette image as PNG, written here rather than by Pillow: its encoder holds the GIL while
-    it deflates, so a render thread beside a busy event loop got half the CPU (measured: a board's
-    encoding took 2-3x longer); ``zlib.compress`` releases the GIL for the whole image. The rows are
-    unfiltered, as Pillow writes a palette image: the pixels are the very same."""
-    w, h = img.size
+def _save_png(img: Image.Image, level: int, bands: bool = True) -> bytes:
+    """A palette image as PNG: written by ``render.png`` (band by band unless ``bands`` is False),
+    or by Pillow where it packs a small palette into 4 bits or fewer."""
     palette = img.getpalette() or []
-    if img.mode != "P" or len(palette) // 3 <= 16:  # Pillow packs a small palette into 4 bits or fewer
-        buf = io.BytesIO()
-        img.save(buf, format="PNG", compress_level=level)
-        return buf.getvalue()
-    raw = img.tobytes()
-    rows = bytes(1) + bytes(1).join([raw[y : y + w] for y in range(0, w * h, w)])  # filter 0 per row
-    return b"".join(
-        (
-            PNG_SIGNATURE,
-            _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)),  # 8-bit palette indices
-            _chunk(b"PLTE", bytes(palette[: 3 * 256])),
-            _chunk(b"IDAT", zlib.compress(rows, level)),
-            _chunk(b"IEND", b""),
-        )
-    )
-
-
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
-
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
+    if img.mode == "P" and len(palette) // 3 > 16:
+        return png.write(img, level, bands)
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", compress_level=level)
+    return buf.getvalue()
 
 
 def flow_positions(widths: Sequence[int], max_width: int, gap: int) -> list[tuple[int, int]]:

@@ -6,8 +6,8 @@ from render import common as c
 from render.common import RGB
 
 W, H = 720, 520
-# zlib level (common.encode_png): level 3 deflates 2x faster than 6 and even the busiest boards
-# (long names, selection highlights) stay under 22 KiB.
+# zlib level of the bands a move changed (render.png): level 3 deflates 2x faster than 6 and even the
+# busiest boards (long names, selection highlights) stay under 22 KiB.
 PNG_LEVEL = 3
 HEADER_H = 40
 CAPTION_H = 40
