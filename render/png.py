@@ -4,8 +4,8 @@ is not deflated again.
 A move changes a small part of a board (measured over seeded games: 16-53% of 32-row bands), yet
 deflating the whole image was the largest cost of a render. So the rows are cut into bands of
 ``BAND_ROWS``, each band is deflated on its own (a fresh raw deflate stream ended by a full flush:
-byte-aligned, no back-reference outside the band), and the deflated bands are kept by their pixels,
-so every band seen lately (in any match: the static parts repeat too) is copied instead. Concatenated
+byte-aligned, no back-reference outside the band), and the deflated bands are kept by a digest of
+their pixels, so every band seen lately (in any match: static parts repeat) is copied instead. Joined
 behind a zlib header, closed by an empty final block and the Adler-32 of all rows, they are one valid
 zlib stream. Pixels never depend on the cache: only how well a band is compressed does.
 
@@ -24,14 +24,14 @@ from collections import OrderedDict
 from PIL import Image
 
 BAND_ROWS = 32  # 16 found a few more unchanged rows but cost ~5% more bytes (more fresh starts)
-BANDS_KEPT = 1024  # deflated bands remembered, keyed by their pixels (an 800-pixel band: ~13 KB)
+BANDS_KEPT = 16384  # deflated bands remembered (~1 KiB each: the deflated bytes and a digest)
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 ZLIB_HEADER = b"\x78\x9c"  # deflate, 32 KiB window (the level bits are only a hint to readers)
 FINAL_BLOCK = b"\x03\x00"  # an empty fixed-Huffman block with BFINAL set
 _ADLER_BASE = 65521
 
-# (pixels, width, level) -> (deflated, Adler-32, length)
-_bands: OrderedDict[tuple[bytes, int, int], tuple[bytes, int, int]] = OrderedDict()
+# (digest of the pixels, width, level) -> (deflated, Adler-32, length)
+_bands: OrderedDict[tuple[int, int, int, int, int], tuple[bytes, int, int]] = OrderedDict()
 _lock = threading.Lock()  # the render pool's threads share the bands
 
 
@@ -70,7 +70,10 @@ def forget() -> None:
 
 def _band(pixels: bytes, w: int, level: int) -> tuple[bytes, int, int]:
     """A band's rows (each behind its filter byte 0) deflated alone, their Adler-32 and length."""
-    key = (pixels, w, level)
+    # a band is known by a 96-bit digest, not its 26 KB of pixels, so thousands fit (a match's bands
+    # outlive the moves of hundreds of others); Python's hash is keyed per process (SipHash), so no
+    # name a player types can be made to collide with another band
+    key = (hash(pixels), zlib.crc32(pixels), len(pixels), w, level)
     with _lock:
         kept = _bands.get(key)
         if kept is not None:
