@@ -61,6 +61,7 @@ def main() -> None:
     steps = [
         ("every game's move click against its floors", lambda: clicks.run(quick)),
         ("render", lambda: render.render_time(views, 3 if quick else 10)),
+        ("every game's render", lambda: render.per_game(60 if quick else 240)),
         ("store", lambda: store.commit_time(500 if quick else 3000)),
         ("discord round trip", lambda: discord_roundtrip.roundtrip(60 if quick else 300)),
         ("event loop", lambda: render.loop_stall(views, 3 if quick else 20)),

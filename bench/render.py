@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import random
 import time
 from collections.abc import Awaitable, Callable
 
-from bench import Row, midgame_states, ms, names_for, pct
+from bench import NAMES, Row, midgame_states, ms, names_for, pct
 from bot.render_pool import off_loop
 from engine.games.ugah import RULES
 from render import png
@@ -88,3 +89,51 @@ def loop_stall(views: list[dict], rounds: int) -> list[Row]:
             "  same, rendering on the loop / idle loop", f"{ms(pct(blocking, 0.99))} / {ms(pct(idle, 0.99))}"
         ),
     ]
+
+
+# ---- every game: a match's first board against a move's board ---------------------------------------
+
+
+def _boards(game: str, moves: int, seed: int) -> list[tuple[dict, list[str]]]:
+    """Public views of consecutive positions of seeded random games of ``game`` (what a channel sees
+    move after move), with player names."""
+    from engine.registry import rules_for
+
+    rules, rng, out = rules_for(game), random.Random(seed), []
+    players = 2 if game == "uonga" else 3
+    while len(out) < moves:
+        s = rules.setup(players, rng.getrandbits(32), {})
+        while len(out) < moves and (movers := rules.to_move(s)):
+            seat = min(movers)
+            s, _ = rules.apply(s, seat, rng.choice(rules.legal_actions(s, seat)))
+            out.append((rules.view(s, None), NAMES[:players]))
+    return out
+
+
+def per_game(moves: int) -> list[Row]:
+    """Render + encode of each game's board: a match's first board (every band of the PNG deflated)
+    and a move's (the bands the move left alone are reused: render.png), p50 and largest PNG."""
+    from bot.games import UIS
+
+    rows = []
+    for game in ("ugah", "uonga", "honga", "ubongo"):
+        ui, boards = UIS[game], _boards(game, moves, seed=7)
+        ui.render(*boards[0], None)  # the cached assets, once per process
+        cold, warm, sizes = [], [], []
+        for fresh, series in ((True, cold), (False, warm)):
+            png.forget()
+            for view, names in boards:
+                if fresh:
+                    png.forget()
+                t0 = time.perf_counter()
+                sizes.append(len(ui.render(view, names, None)))
+                series.append(time.perf_counter() - t0)
+        rows.append(
+            Row(
+                f"{game}: render+encode p50, first board / a move ({moves} moves); largest PNG",
+                f"{ms(pct(cold, 0.5))} / {ms(pct(warm, 0.5))}; {max(sizes) / KIB:.1f} KiB",
+                "≤ 25 KiB",
+                max(sizes) <= 25 * KIB,
+            )
+        )
+    return rows
