@@ -166,7 +166,7 @@ class Router:
             action = (
                 UIS[m.game].select_action(click.arg, click.values) if click.intent == CHOOSE else click.arg
             )
-            with self.surfaces.acting(m.id):
+            with self.surfaces.acting(m.id, user.id):
                 update = await self.matches.act(m.id, click.version, user.id, action, surface=surface)
             await self._show(interaction, update.match, update.state, seat)
 
@@ -175,9 +175,10 @@ class Router:
     ) -> None:
         """The click's answer on its own surface, then every other surface in the background. On the
         board the answer shows the click's own result even if computers moved since (they follow),
-        unless it already shows a newer version. A private surface shows the latest, once the commits
-        queued behind this one landed: four seats placing at once each get their final DM in one draw,
-        never an in-between one replaced at once."""
+        unless it already shows a newer version. A private surface shows the latest, once this
+        person's clicks queued behind this one landed, and its image once everybody's queued clicks
+        landed: four seats placing at once each get their final DM in one draw, never an in-between
+        one replaced at once."""
         where = Surfaces.where(interaction)
         if where == PANEL:
             self.surfaces.prepare_board(m, state)
@@ -185,7 +186,7 @@ class Router:
         rec.answering += 1  # from now on: a refused twin of this click leaves the surface to this answer
         try:
             if where != BOARD:
-                await self.surfaces.quiet(m.id)
+                await self.surfaces.quiet(m.id, interaction.user.id)
             latest, latest_state = await self.matches.get(m.id)
             if where != BOARD or (rec.shown is not None and rec.shown.version > m.version):
                 m, state = latest, latest_state

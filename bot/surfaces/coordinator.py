@@ -13,7 +13,7 @@ import collections
 import contextlib
 import logging
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 
@@ -69,6 +69,7 @@ class Surfaces:
         self._locales: collections.OrderedDict[int, str] = collections.OrderedDict()
         self._closing = False
         self._acting: dict[int, int] = {}  # match -> clicks on their way to its commit
+        self._acting_users: dict[tuple[int, int], int] = {}  # (match, user) -> the same, per person
         self._calm = asyncio.Event()  # set whenever a match has none left
 
     # ---- reconcilers -----------------------------------------------------------------------------
@@ -167,31 +168,39 @@ class Surfaces:
     # ---- what surfaces show ----------------------------------------------------------------------
 
     @contextlib.contextmanager
-    def acting(self, match_id: int) -> Iterator[None]:
+    def acting(self, match_id: int, user_id: int) -> Iterator[None]:
         """Around a click's way to its commit: while any are on their way, surfaces wait (``quiet``)."""
+        pair = (match_id, user_id)
         self._acting[match_id] = self._acting.get(match_id, 0) + 1
+        self._acting_users[pair] = self._acting_users.get(pair, 0) + 1
         try:
             yield
         finally:
-            left = self._acting[match_id] - 1
-            if left:
-                self._acting[match_id] = left
-            else:
-                del self._acting[match_id]
-                self._calm.set()
+            _count_down(self._acting, match_id)
+            _count_down(self._acting_users, pair)
+            self._calm.set()  # whoever waits checks again
 
-    async def quiet(self, match_id: int) -> None:
+    async def quiet(self, match_id: int, user_id: int | None = None) -> None:
         """Let the clicks already on their way to this match's commit land first (a burst of
         simultaneous clicks): a surface is then drawn once, at the last of them, instead of once per
-        commit. Bounded: a steady stream of clicks delays nobody for long."""
+        commit. With ``user_id`` only that person's clicks are waited for: a private surface's text
+        answer then goes out after its own commit, not after those of three others placing at once
+        (its image still waits for all: one image, the latest). Bounded: a steady stream of clicks
+        delays nobody for long."""
         deadline = asyncio.get_running_loop().time() + QUIET_SECONDS
         lock = self.matches.lock(match_id)
-        while match_id in self._acting or lock.locked():
+
+        def busy() -> bool:
+            if user_id is not None:
+                return (match_id, user_id) in self._acting_users
+            return match_id in self._acting or lock.locked()
+
+        while busy():
             left = deadline - asyncio.get_running_loop().time()
             if left <= 0:
                 return
             self._calm.clear()
-            if lock.locked():
+            if user_id is None and lock.locked():
                 async with lock:
                     continue
             with contextlib.suppress(TimeoutError):
@@ -476,3 +485,13 @@ class Surfaces:
         """A spectator's copy of the board, in their language, without joining (ephemeral)."""
         board = await rendered(messages.watched(m, state, translator(interaction.locale)))
         await interaction.response.send_message(**board.kwargs(new=True), ephemeral=True)
+
+
+K = TypeVar("K")
+
+
+def _count_down(counts: dict[K, int], key: K) -> None:
+    if counts[key] > 1:
+        counts[key] -= 1
+    else:
+        del counts[key]
