@@ -213,3 +213,16 @@ async def test_a_claim_is_won_once_across_two_processes(tmp_path):
     finally:
         await a.close()
         await b.close()
+
+
+async def test_a_persons_quiet_waits_for_their_own_clicks_only(simcord_env):
+    """Four seats placing at once: each text answer waits for its own person's clicks on their way
+    to a commit, not for the others' (the match-wide quiet, before an image, waits for all)."""
+    hub, mid, alice, bob = simcord_env.bot.surfaces, 4242, 1, 2
+    with hub.acting(mid, bob):
+        await asyncio.wait_for(hub.quiet(mid, alice), 0.05)  # at once: only bob's click is on its way
+        bobs, everyones = asyncio.create_task(hub.quiet(mid, bob)), asyncio.create_task(hub.quiet(mid))
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert not bobs.done() and not everyones.done()
+    await asyncio.wait_for(asyncio.gather(bobs, everyones), 0.05)  # his click landed: both go on
