@@ -101,9 +101,32 @@ def utility(s: HongaState, seat: Seat, endgame: bool, rivals: float = OPPONENT_W
     return mine - rivals * max(others)
 
 
+_LISTS = ("disk", "trade_pile", "slots", "trade_discard", "bonus_pile", "bonus_discard", "board", "supply")
+_LISTS += ("herd", "steps", "scores", "played", "drawn")
+
+
+def _copy(s: HongaState) -> HongaState:
+    """``clone`` without ``dataclasses.replace`` (the AI's hottest line; medium decides ~30% faster):
+    the same fields are copied, except that a stack's ``[disk, rot]`` entries are shared (the rules
+    never change one in place)."""
+    t = object.__new__(HongaState)
+    d = t.__dict__
+    d.update(s.__dict__)
+    for name in _LISTS:
+        d[name] = list(d[name])
+    d["piles"] = {k: list(v) for k, v in s.piles.items()}
+    d["stacks"] = {k: list(v) for k, v in s.stacks.items()}
+    d["cards"] = [list(x) for x in s.cards]
+    d["pending"] = [list(x) for x in s.pending]
+    d["res"] = [list(x) for x in s.res]
+    d["placed"] = list(s.placed) if s.placed is not None else None
+    d["left"] = dict(s.left)
+    return t
+
+
 def _step(s: HongaState, code: str) -> HongaState:
     """Apply a code taken from ``legal`` (no re-validation: this is the AI's inner loop)."""
-    t = clone(s)
+    t = _copy(s)
     kind, args = H.parse_action(code)
     H._apply(t, kind, args, [])
     return t

@@ -159,3 +159,17 @@ def test_computer_plays_legal_deterministic_moves_from_what_it_may_know():
         assert COMPUTER.choose(perturb_hidden(s, seat, rng), seat, level) == action
         assert COMPUTER.think_seconds(s, seat, level) == 0.0
         s, _ = RULES.apply(s, seat, action)
+
+
+def test_the_computers_copy_is_a_clone_sharing_no_container():
+    """honga_ai._copy (the computer's fast clone): equal to ``clone``, and every list or dict field
+    is its own (a field added later and not copied would let a look-ahead change the real state)."""
+    from engine.games.honga_ai import _copy
+
+    s, _ = playout(8, n=3, check=False)
+    t = _copy(s)
+    assert t == clone(s)
+    for f in dataclasses.fields(s):
+        value = getattr(s, f.name)
+        if isinstance(value, (list, dict)):
+            assert getattr(t, f.name) is not value, f.name
