@@ -116,33 +116,19 @@ def translator(locale: object | None) -> Translator:
 def _translator(lang: str) -> Translator:
     """One translator per language: the same object every time, so what a surface was drawn with
     compares equal (bot.surfaces skips redrawing an unchanged image)."""
-    return _Tr(lang)
+    table = catalogue(lang)
+    english = en.MESSAGES
 
-
-class _Tr:
-    """``tr(key, **params)`` in one language. It pickles as its language (a drawing sent to a render
-    process is unpickled there as that process's own translator) and its repr is the same in every
-    process (part of an image's key)."""
-
-    __slots__ = ("lang",)
-
-    def __init__(self, lang: str) -> None:
-        self.lang = lang
-
-    def __call__(self, key: str, **params: object) -> str:
-        lang, template = self.lang, catalogue(self.lang).get(key)
+    def tr(key: str, **params: object) -> str:
+        source = english.get(key)
+        template = table.get(key)
         if template is not None and lang != "en":
             try:
                 return _fill(lang, template, params)
             except (KeyError, IndexError, ValueError, AttributeError):
                 pass  # a broken translation: say it in English
-        source = en.MESSAGES.get(key)
         if source is None:
             raise KeyError(f"missing message key {key!r}")
         return _fill("en", source, params)
 
-    def __reduce__(self) -> tuple[Callable[[str], Translator], tuple[str]]:
-        return _translator, (self.lang,)
-
-    def __repr__(self) -> str:
-        return f"tr:{self.lang}"
+    return tr

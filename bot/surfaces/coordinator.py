@@ -13,7 +13,7 @@ import collections
 import contextlib
 import logging
 from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from typing import Any
 
 import discord
 
@@ -68,8 +68,8 @@ class Surfaces:
         self._tasks: set[asyncio.Task[None]] = set()
         self._locales: collections.OrderedDict[int, str] = collections.OrderedDict()
         self._closing = False
-        self._acting: dict[int, int] = {}  # match -> clicks on their way to its commit
-        self._acting_users: dict[tuple[int, int], int] = {}  # (match, user) -> the same, per person
+        # (match, user) -> that person's clicks on their way to the match's commit (a few at most)
+        self._acting: collections.Counter[tuple[int, int]] = collections.Counter()
         self._calm = asyncio.Event()  # set whenever a match has none left
 
     # ---- reconcilers -----------------------------------------------------------------------------
@@ -171,13 +171,13 @@ class Surfaces:
     def acting(self, match_id: int, user_id: int) -> Iterator[None]:
         """Around a click's way to its commit: while any are on their way, surfaces wait (``quiet``)."""
         pair = (match_id, user_id)
-        self._acting[match_id] = self._acting.get(match_id, 0) + 1
-        self._acting_users[pair] = self._acting_users.get(pair, 0) + 1
+        self._acting[pair] += 1
         try:
             yield
         finally:
-            _count_down(self._acting, match_id)
-            _count_down(self._acting_users, pair)
+            self._acting[pair] -= 1
+            if not self._acting[pair]:
+                del self._acting[pair]
             self._calm.set()  # whoever waits checks again
 
     async def quiet(self, match_id: int, user_id: int | None = None) -> None:
@@ -192,8 +192,8 @@ class Surfaces:
 
         def busy() -> bool:
             if user_id is not None:
-                return (match_id, user_id) in self._acting_users
-            return match_id in self._acting or lock.locked()
+                return (match_id, user_id) in self._acting
+            return lock.locked() or any(match == match_id for match, _ in self._acting)
 
         while busy():
             left = deadline - asyncio.get_running_loop().time()
@@ -485,13 +485,3 @@ class Surfaces:
         """A spectator's copy of the board, in their language, without joining (ephemeral)."""
         board = await rendered(messages.watched(m, state, translator(interaction.locale)))
         await interaction.response.send_message(**board.kwargs(new=True), ephemeral=True)
-
-
-K = TypeVar("K")
-
-
-def _count_down(counts: dict[K, int], key: K) -> None:
-    if counts[key] > 1:
-        counts[key] -= 1
-    else:
-        del counts[key]
