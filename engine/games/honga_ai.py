@@ -1,8 +1,9 @@
 """Computer player for Honga: a greedy turn planner over a hand-tuned evaluation.
 
-The AI first *redacts* the state to what its seat may know (R45): pile orders, the Rng, every
-pending card and the other seats' disks and cards are replaced by fixed placeholders, so two states
-that look the same to the seat give the same choice (and nothing secret can leak into it).
+The AI first *redacts* the state to what its seat may know (R45): the piles' contents and orders,
+the Rng, every pending card and the other seats' disks and cards are replaced by fixed placeholders,
+so two states that look the same to the seat give the same choice (and nothing secret can leak into
+it).
 
 ``evaluate`` values a seat's position in points: score plus what its food, water, mammoths, tusk,
 mountain step and bonus cards are worth, minus HONGA on its board; the utility is that minus half
@@ -24,10 +25,12 @@ function of (state, seat, level) and picklable module-level objects are all it n
 
 from __future__ import annotations
 
+from collections import Counter
+
 from engine.core import Seat
 from engine.errors import MatchOver, NotYourTurn
 from engine.games import honga as H
-from engine.games.honga_data import DISKS, GREY, RED
+from engine.games.honga_data import BONUS_DECK, DISK_IDS, DISKS
 from engine.games.honga_turn import HongaState, clone
 from engine.rng import Rng
 
@@ -56,11 +59,25 @@ MAX_STEPS = 14  # a turn never has more decisions than hands + 2 cards; this is 
 
 
 def redact(s: HongaState, seat: Seat) -> HongaState:
-    """The state as ``seat`` may know it: hidden parts replaced by placeholders (R45)."""
+    """The state as ``seat`` may know it: hidden parts replaced by placeholders (R45).
+
+    A face-down pile keeps its size, and its contents become the first of what the seat cannot
+    place anywhere (every disk or bonus card of the game less those it has seen), in order: sorting
+    the true pile would hide only its order, and the disks and cards missing from it would name the
+    other seats' hands. The trade pile is what the slots and the discard are not: only its order is
+    hidden."""
     t = clone(s)
     t.rng = 0
-    for pile in (t.piles[GREY], t.piles[RED], t.trade_pile, t.bonus_pile):
-        pile.sort()
+    t.trade_pile.sort()
+    seen = {d for stack in t.stacks.values() for d, _ in stack}
+    seen.update(d for d in (t.disk[seat], *(t.drawn if seat == t.current else ())) if d is not None)
+    for colour, pile in t.piles.items():
+        pile[:] = [d for d in DISK_IDS[colour] if d not in seen][: len(pile)]
+    if seat != t.current:
+        t.drawn = [0] * len(t.drawn)
+    unseen = Counter(BONUS_DECK)
+    unseen.subtract([*t.bonus_discard, *t.played, *t.cards[seat]])
+    t.bonus_pile[:] = sorted(unseen.elements())[: len(t.bonus_pile)]
     for other in range(t.n):
         t.pending[other] = ["vp2"] * len(t.pending[other])
         if other != seat:

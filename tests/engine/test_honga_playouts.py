@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from engine.games import honga_data as D
 from engine.games.honga import RULES
+from engine.games.honga_ai import redact
 from engine.games.honga_turn import HongaState, clone
 
 
@@ -118,6 +119,37 @@ def test_secrecy_views_ignore_hidden_information(seed, steps, who):
     t = perturb_hidden(s, seat, rng)
     assert RULES.view(t, seat) == RULES.view(s, seat)
     json.dumps(RULES.view(s, seat))
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 250))
+def test_secrecy_the_computer_redacts_every_hidden_part_alike(seed, steps):
+    """R45: two states that look the same to the seat to move redact to one state. Sorting the piles
+    was not enough: which disks and cards a pile lacks named the other seats' hands."""
+    rng = random.Random(seed)
+    s = RULES.setup(rng.randint(2, 5), seed, {})
+    for _ in range(steps):
+        if not RULES.to_move(s):
+            break
+        s, _ = RULES.apply(s, s.current, rng.choice(RULES.legal_actions(s, s.current)))
+    seat = s.current
+    t = perturb_hidden(s, seat, rng)
+    mine, theirs = redact(s, seat), redact(t, seat)
+    assert RULES.dump(mine) == RULES.dump(theirs)
+    assert {c: len(p) for c, p in mine.piles.items()} == {c: len(p) for c, p in s.piles.items()}
+    assert len(mine.bonus_pile) == len(s.bonus_pile) and mine.trade_pile == sorted(s.trade_pile)
+    assert mine.disk[seat] == s.disk[seat] and mine.cards[seat] == s.cards[seat]
+
+
+def test_secrecy_a_pile_swapped_with_a_hand_redacts_the_same():
+    """The case sorting missed: another seat's disk swapped with one in the pile (same colour)."""
+    s = RULES.setup(3, 11, {})
+    other = (s.current + 1) % 3
+    t = clone(s)
+    pile = t.piles[D.DISKS[t.disk[other]][0]]
+    t.disk[other], pile[0] = pile[0], t.disk[other]
+    assert sorted(t.piles[D.GREY]) != sorted(s.piles[D.GREY])
+    assert RULES.dump(redact(t, s.current)) == RULES.dump(redact(s, s.current))
 
 
 def test_secrecy_the_owner_does_see_their_own_hand():
