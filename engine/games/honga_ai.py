@@ -12,10 +12,16 @@ the best opponent's value. In the last round only points count (and raw material
 - ``easy``: plays its own game (its utility ignores the opponents) and does not plan its
   placement: it takes the one whose hands look best at a glance (every hand worth the same, usable
   or not) after HONGA's step 2, then acts greedily (the action that raises the utility most, until
-  none does). It beats random play every time but loses to ``medium``.
-- ``medium``: plays every placement out greedily to the end of the turn, replays the three best
-  with its own policy and keeps the best; every later decision looks one action further (each
-  candidate followed by the greedy rest of the turn: one-step policy improvement).
+  none does). It beats random play every time.
+- ``medium``: minds the opponents too, and plans its placement on one space: the space easy's
+  glance picks, each rotation there played out greedily to the end of the turn; then acts
+  greedily. Placing is the decision that matters most in Honga: planning it on every space is
+  what makes ``hard`` (measured: with naive placements even ``hard``'s acting barely beat easy).
+- ``hard`` searches its turn: every placement played out greedily to the end of the turn, the
+  three best replayed with its own policy, and every later decision looks one action further
+  (each candidate followed by the greedy rest of the turn: one-step policy improvement, a rollout
+  search). Searching deeper (two actions ahead, or the other seats' next turns in worlds drawn
+  from their hidden disks and cards) was built and measured, and it was not stronger.
 Candidates that differ only in how they pay (trade, lure, BUY_VP) are pruned to the best payment
 by immediate utility, which keeps a whole computer turn well under a second.
 
@@ -54,7 +60,7 @@ PENDING_V = 1.1  # an unseen card: about the mean of the above
 CARDS_KEPT, SPARE_CARD_V = 3, 0.3
 OPPONENT_WEIGHT = 0.5
 NAIVE_HAND_V = 0.8  # easy: what any hand looks worth when it places its disk
-TOP_PLACEMENTS = 3  # medium replays this many placements with its own (better) policy
+TOP_PLACEMENTS = 3  # hard replays this many placements with its own (better) policy
 MAX_STEPS = 14  # a turn never has more decisions than hands + 2 cards; this is a safety cap
 
 
@@ -123,7 +129,7 @@ _LISTS += ("herd", "steps", "scores", "played", "drawn")
 
 
 def _copy(s: HongaState) -> HongaState:
-    """``clone`` without ``dataclasses.replace`` (the AI's hottest line; medium decides ~30% faster):
+    """``clone`` without ``dataclasses.replace`` (the AI's hottest line; hard decides ~30% faster):
     the same fields are copied, except that a stack's ``[disk, rot]`` entries are shared (the rules
     never change one in place)."""
     t = object.__new__(HongaState)
@@ -234,8 +240,15 @@ class _Planner:
                 best, best_v = code, v
         return best
 
+    def place_focused(self, s: HongaState) -> str:
+        """``medium``: the space of the naive choice, each placement there played out greedily."""
+        space = self.place_naive(s).split(".")[1:2]
+        here = [code for code in H.legal(s, s.current) if code.split(".")[1:2] == space]
+        return max(here, key=lambda code: self.noisy(self.rollout(_step(s, code))))
+
     def place(self, s: HongaState) -> str:
-        """Every placement played out greedily; the best few are replayed with the better policy."""
+        """``hard``: every placement played out greedily; the best few replayed with the better
+        policy."""
         scored = []
         for code in H.legal(s, s.current):
             t = _step(s, code)
@@ -248,7 +261,7 @@ class _Planner:
         step = self.greedy(s)
         return step[1] if step is not None else "end"
 
-    def act_medium(self, s: HongaState) -> str:
+    def act_improved(self, s: HongaState) -> str:
         return self.improved(s)[0]
 
 
@@ -259,11 +272,11 @@ def _keep(s: HongaState) -> str:
 
 
 class HongaComputer:
-    """``medium`` (the default, also playing for absent seats) is the stronger level."""
+    """``hard`` (the default, also playing for absent seats) is the strongest level."""
 
-    levels = ("medium", "easy")
+    levels = ("hard", "medium", "easy")
 
-    def choose(self, s: HongaState, seat: Seat, level: str = "medium") -> str:
+    def choose(self, s: HongaState, seat: Seat, level: str = "hard") -> str:
         if s.phase == "over":
             raise MatchOver()
         if seat != s.current:
@@ -271,18 +284,19 @@ class HongaComputer:
         if s.phase == "keep":
             return _keep(s)
         view = redact(s, seat)
-        easy = level == "easy"
-        planner = _Planner(seat, s.final, s.turn, 0.0 if easy else OPPONENT_WEIGHT)
+        planner = _Planner(seat, s.final, s.turn, 0.0 if level == "easy" else OPPONENT_WEIGHT)
+        if level == "hard" or level not in self.levels:
+            return planner.place(view) if s.phase == "place" else planner.act_improved(view)
         if s.phase == "place":
-            return planner.place_naive(view) if easy else planner.place(view)
-        return planner.act_easy(view) if easy else planner.act_medium(view)
+            return planner.place_naive(view) if level == "easy" else planner.place_focused(view)
+        return planner.act_easy(view)
 
     def think_seconds(self, s: HongaState, seat: Seat, level: str) -> float:
         return 0.0
 
     def action_values(self, s: HongaState, seat: Seat) -> dict[str, float]:
-        """Each legal action's worth to ``seat`` (engine.lessons), in points of the medium level's
-        utility: the position after the action and the greedy rest of the turn, judged on the
+        """Each legal action's worth to ``seat`` (engine.lessons), in points of the hard level's
+        utility (hard's): the position after the action and the greedy rest of the turn, judged on the
         redacted state (what the seat knows). Placements and hand actions only."""
         if s.phase not in ("place", "act") or seat != s.current:
             return {}
@@ -333,5 +347,5 @@ if __name__ == "__main__":
 
     t0 = time.perf_counter()
     k = int(sys.argv[1]) if len(sys.argv) > 1 else 30
-    for lv, opp in (("easy", "random"), ("medium", "random"), ("medium", "easy")):
+    for lv, opp in (("easy", "random"), ("medium", "easy"), ("hard", "medium")):
         print(lv, "vs", opp, win_rate(lv, opp, k), f"{time.perf_counter() - t0:.1f}s", flush=True)

@@ -184,7 +184,7 @@ def test_computer_plays_legal_deterministic_moves_from_what_it_may_know():
         if not RULES.to_move(s):
             break
         seat = s.current
-        level = COMPUTER.levels[step % 2]
+        level = COMPUTER.levels[step % 3]
         action = COMPUTER.choose(s, seat, level)
         assert action in RULES.legal_actions(s, seat)
         assert COMPUTER.choose(s, seat, level) == action
@@ -205,3 +205,31 @@ def test_the_computers_copy_is_a_clone_sharing_no_container():
         value = getattr(s, f.name)
         if isinstance(value, (list, dict)):
             assert getattr(t, f.name) is not value, f.name
+
+
+def test_levels_plan_their_placement_ever_more_widely():
+    """easy takes the placement that looks best at a glance; medium plays out every rotation on that
+    placement's space (the best by the greedy rest of the turn); hard plays out every placement.
+    Each is a different player: over seeded positions their placements differ."""
+    from engine.games.honga_ai import COMPUTER, OPPONENT_WEIGHT, _Planner, _step
+
+    assert COMPUTER.levels == ("hard", "medium", "easy")
+    rng = random.Random(5)
+    s, differs = RULES.setup(3, 5, {}), Counter()
+    for _ in range(400):
+        if not RULES.to_move(s):
+            break
+        seat = s.current
+        if s.phase == "place":
+            easy, medium, hard = (COMPUTER.choose(s, seat, lv) for lv in ("easy", "medium", "hard"))
+            planner = _Planner(seat, s.final, s.turn, OPPONENT_WEIGHT)
+            view = redact(s, seat)
+            space = planner.place_naive(view).split(".")[1]
+            assert medium.split(".")[1] == space
+            here = [c for c in RULES.legal_actions(s, seat) if c.split(".")[1] == space]
+            values = {c: planner.rollout(_step(view, c)) for c in here}
+            assert values[medium] >= max(values.values()) - 1e-5
+            differs["easy/medium"] += easy != medium
+            differs["medium/hard"] += medium != hard
+        s, _ = RULES.apply(s, seat, rng.choice(RULES.legal_actions(s, seat)))
+    assert differs["easy/medium"] >= 3 and differs["medium/hard"] >= 3, differs
