@@ -494,6 +494,16 @@ class Store(abc.ABC, SurfaceQueries):
         )  # fmt: skip
         return [_row_to_match(r) for r in rows]
 
+    async def finished_of(self, game: str, limit: int = 10_000) -> list[MatchRow]:
+        """The latest games of ``game`` that started and are over (newest first): studies of how
+        people play (tools.solve_times)."""
+        rows = await self._fetch(
+            f"SELECT {_COLUMNS} FROM matches WHERE game=? AND status IN ('finished','cancelled') "
+            "AND state IS NOT NULL ORDER BY id DESC LIMIT ?",
+            game, limit,
+        )  # fmt: skip
+        return [_row_to_match(r) for r in rows]
+
     async def forget_user(self, user_id: int, now: float) -> Forgotten:
         """Delete what is kept about a user, in one transaction: their stats, ratings and records go;
         in every match that is over their seats keep their moves but name nobody (no id, no name, no
@@ -558,6 +568,11 @@ class Store(abc.ABC, SurfaceQueries):
             match_id,
         )
         return [LoggedAction(*r) for r in rows]
+
+    async def action_times(self, match_id: int) -> list[float]:
+        """When each logged action was committed, in the order of ``actions``."""
+        rows = await self._fetch("SELECT at FROM actions WHERE match_id=? ORDER BY version", match_id)
+        return [r[0] for r in rows]
 
     # ---- personal records ------------------------------------------------------------------------
 
