@@ -47,12 +47,16 @@ from bench.sim import SIM_CLOCK_WATCH, board, button_id, custom_ids, setup_table
 from bench.ubongo import _ready_to_place
 from bot.client import create_bot
 from bot.render_pool import off_loop
+from bot.surfaces import recap
 from engine.registry import rules_for
 from render import common
 
 ROOT = str(Path(__file__).resolve().parents[1]) + "/"
 GAMES = ("ugah", "uonga", "honga", "ubongo")
 DAY = 86400  # nobody's turn runs out: SimCord also fires a bot timer once its delay passed in real time
+# ... nor is a finished game's recap due: a recap timer firing in real time made SimCord advance its
+# clock and settle while the GIF was drawn beside the busy loop, past its 5 s limit (Uonga's full run
+# failed so about every third time)
 FLOOR_ID = "bench:floor"
 
 
@@ -258,11 +262,20 @@ async def _size_of_board(t: Table) -> tuple[int, int]:
     return Image.open(io.BytesIO(await msg.attachments[0].read())).size
 
 
+@contextlib.contextmanager
+def _no_recaps() -> Iterator[None]:
+    delay, recap.DELAY_SECONDS = recap.DELAY_SECONDS, DAY
+    try:
+        yield
+    finally:
+        recap.DELAY_SECONDS = delay
+
+
 async def play(game: str, moves: int, *, before_move: Callable[[], Any] | None = None) -> dict[str, Series]:
     """Seeded games of ``game`` until ``moves`` move clicks were timed (each after a refused and a
     floor click). ``before_move``/its result's ``__exit__``: a context around each timed move only."""
     out = {"refused": Series(), "floor": Series(), "move": Series()}
-    with tempfile.TemporaryDirectory() as tmp, _fast_idle():
+    with tempfile.TemporaryDirectory() as tmp, _fast_idle(), _no_recaps():
         bot = create_bot(
             str(Path(tmp) / "bench.db"),
             rate_limits=False,
