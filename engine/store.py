@@ -487,20 +487,19 @@ class Store(abc.ABC, SurfaceQueries):
 
     async def finished_in_guild(self, guild_id: int, limit: int = 25) -> list[MatchRow]:
         """A server's latest games that started and are over (newest first): /replay suggests them."""
-        rows = await self._fetch(
-            f"SELECT {_COLUMNS} FROM matches WHERE guild_id=? AND status IN ('finished','cancelled') "
-            "AND state IS NOT NULL ORDER BY id DESC LIMIT ?",
-            guild_id, limit,
-        )  # fmt: skip
-        return [_row_to_match(r) for r in rows]
+        return await self._finished("guild_id", guild_id, limit)
 
     async def finished_of(self, game: str, limit: int = 10_000) -> list[MatchRow]:
         """The latest games of ``game`` that started and are over (newest first): studies of how
         people play (tools.solve_times)."""
+        return await self._finished("game", game, limit)
+
+    async def _finished(self, column: str, value: object, limit: int) -> list[MatchRow]:
+        """Games that started and are over whose ``column`` (one of ours, never user text) is ``value``."""
         rows = await self._fetch(
-            f"SELECT {_COLUMNS} FROM matches WHERE game=? AND status IN ('finished','cancelled') "
+            f"SELECT {_COLUMNS} FROM matches WHERE {column}=? AND status IN ('finished','cancelled') "
             "AND state IS NOT NULL ORDER BY id DESC LIMIT ?",
-            game, limit,
+            value, limit,
         )  # fmt: skip
         return [_row_to_match(r) for r in rows]
 

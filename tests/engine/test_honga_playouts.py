@@ -106,15 +106,21 @@ def perturb_hidden(s: HongaState, seat: int | None, rng: random.Random) -> Honga
     return t
 
 
-@settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 10**6), steps=st.integers(0, 250), who=st.integers(-1, 4))
-def test_secrecy_views_ignore_hidden_information(seed, steps, who):
-    rng = random.Random(seed)
+def random_position(rng: random.Random, seed: int, steps: int) -> HongaState:
+    """2-5 players, then up to ``steps`` random legal actions (fewer if the game ends)."""
     s = RULES.setup(rng.randint(2, 5), seed, {})
     for _ in range(steps):
         if not RULES.to_move(s):
             break
         s, _ = RULES.apply(s, s.current, rng.choice(RULES.legal_actions(s, s.current)))
+    return s
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 250), who=st.integers(-1, 4))
+def test_secrecy_views_ignore_hidden_information(seed, steps, who):
+    rng = random.Random(seed)
+    s = random_position(rng, seed, steps)
     seat = None if who < 0 or who >= s.n else who
     t = perturb_hidden(s, seat, rng)
     assert RULES.view(t, seat) == RULES.view(s, seat)
@@ -127,11 +133,7 @@ def test_secrecy_the_computer_redacts_every_hidden_part_alike(seed, steps):
     """R45: two states that look the same to the seat to move redact to one state. Sorting the piles
     was not enough: which disks and cards a pile lacks named the other seats' hands."""
     rng = random.Random(seed)
-    s = RULES.setup(rng.randint(2, 5), seed, {})
-    for _ in range(steps):
-        if not RULES.to_move(s):
-            break
-        s, _ = RULES.apply(s, s.current, rng.choice(RULES.legal_actions(s, s.current)))
+    s = random_position(rng, seed, steps)
     seat = s.current
     t = perturb_hidden(s, seat, rng)
     mine, theirs = redact(s, seat), redact(t, seat)
