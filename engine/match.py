@@ -752,7 +752,8 @@ class Matches:
         elif timer is not None and timer.action is not None:
             new, events = rules.apply(state, SYSTEM, timer.action)
             logged = [self._log(m, SYSTEM, timer.action, "timer")]
-            events.extend(self._gone_away(m, rules.to_move(state)))
+            if rules.outcome(new) is None:  # a clock that ends the game leaves nothing to ping for
+                events.extend(self._gone_away(m, rules.to_move(state)))
         elif timer is not None and timer.seat is not None:  # a turn limit: the computer plays the turn
             acted = timer.seat
             m.seats[acted].away = True

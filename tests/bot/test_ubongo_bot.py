@@ -329,6 +329,8 @@ async def test_a_solo_time_attack_from_the_command_keeps_its_record(simcord_env)
     assert (await env.bot.store.record(alice.user.id, "ubongo", "time.5")).best == 2
     assert "First record: 2 solved" in board(channel).content
     assert "First record: 2 solved" in dm_board(alice).content
+    # the clock that ends a time attack is not a sign of being away (nothing is left to ping for)
+    assert "seems away" not in board(channel).content and not m.seats[0].away
     await solo(env, channel, alice, "time.5")  # the next run shows the record to beat
     assert "Your record: 2 solved" in dm_board(alice).content
 
