@@ -10,7 +10,9 @@ count (not the computer's moves for a player who was away). The database is the 
 file, say, after a few rounds there.
 
 The computer's times are uniform per level and side (``engine.games.ubongo_ai.SOLVE_SECONDS``, a
-quarter longer for a task with few solving sets): these tables say how far that is from people's.
+quarter longer for a task with few solving sets, then a short step per further piece); beside
+people's quartiles the table gives each level's, timed the same way (deal to last placement) over
+seeded deals.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine import replay
-from engine.games.ubongo_ai import SOLVE_SECONDS
+from engine.games.ubongo import need
+from engine.games.ubongo_ai import COMPUTER, LEVELS, STEP_SECONDS
 from engine.registry import rules_for
 from engine.store import MatchRow, open_store
 
@@ -85,23 +88,35 @@ async def collect(target: str) -> list[Timed]:
         await store.close()
 
 
+def computer_times(level: str, side: str, deals: int = 400) -> list[float]:
+    """The level's time from a deal to its last placement, for the first task of seeded lone games:
+    what a person's solve time is compared with."""
+    rules = rules_for(GAME)
+    out = []
+    for seed in range(deals):
+        s = rules.setup(1, seed, {"side": side})
+        out.append(COMPUTER.think_seconds(s, 0, level) + STEP_SECONDS * (need(s, 0) - 1))
+    return out
+
+
+def _quartiles(seconds: Sequence[float]) -> str:
+    if len(seconds) < 2:
+        return f"{seconds[0]:.0f} s" if seconds else "-"
+    q = statistics.quantiles(seconds, n=4, method="inclusive")
+    return f"{q[0]:.0f} / {q[1]:.0f} / {q[2]:.0f} s"
+
+
 def table(tasks: Sequence[Timed]) -> str:
+    """Per side: people's tasks, solves and solve-time quartiles, then each level's quartiles."""
     lines = [
-        "| side | tasks | solved | people's solves p25 / p50 / p75 | computer: easy / medium / hard (uniform) |",
-        "|---|---|---|---|---|",
+        "| side | tasks | solved | people p25 / p50 / p75 | " + " | ".join(LEVELS) + " |",
+        "|---|---|---|---|" + "---|" * len(LEVELS),
     ]
     for side in ("A", "B"):
         mine = [t for t in tasks if t.side == side]
         solved = sorted(t.seconds for t in mine if t.seconds is not None)
-        if len(solved) >= 2:
-            q = statistics.quantiles(solved, n=4, method="inclusive")
-            people = f"{q[0]:.0f} / {q[1]:.0f} / {q[2]:.0f} s"
-        else:
-            people = f"{solved[0]:.0f} s" if solved else "-"
-        computer = " / ".join(
-            f"{lo:.0f}-{hi:.0f} s" for lo, hi in (SOLVE_SECONDS[lv][side] for lv in SOLVE_SECONDS)
-        )
-        lines.append(f"| {side} | {len(mine)} | {len(solved)} | {people} | {computer} |")
+        computer = " | ".join(_quartiles(computer_times(level, side)) for level in LEVELS)
+        lines.append(f"| {side} | {len(mine)} | {len(solved)} | {_quartiles(solved)} | {computer} |")
     return "\n".join(lines)
 
 
