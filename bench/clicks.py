@@ -14,7 +14,8 @@ rotate, so machine noise hits all series alike:
 Times are real (``time.perf_counter``): *first answer* is when the simulated Discord recorded the
 interaction's response; *image complete* is when the surface whose picture the move changes (the
 board; Ubongo: the workspace) was last edited with a new attachment, the click's other surfaces
-(pings, panels) aside. CPU is the process's (every thread) from the click until the bot settled.
+(pings, panels) aside. CPU is the process's (every thread) from the click until the bot settled, plus what the drawing
+processes spent on it.
 
 ``python -m bench --profile GAME`` plays the same clicks under a CPU profiler (yappi: every thread,
 render pool included) and prints the top costs of a move click.
@@ -45,6 +46,7 @@ from bench.discord_roundtrip import _fast_idle
 from bench.honga import JUMP_EVERY, PANEL_ACTIONS, PANEL_LIFETIME, _open_panel, _panel_controls, _pick
 from bench.sim import SIM_CLOCK_WATCH, board, button_id, custom_ids, setup_table
 from bench.ubongo import _ready_to_place
+from bot import render_pool
 from bot.client import create_bot
 from bot.render_pool import off_loop
 from bot.surfaces import recap
@@ -152,9 +154,9 @@ class Series:
 
 async def _timed(stamps: Stamps, click: Click, series: Series) -> Any:
     stamps.clear()
-    t0, c0 = time.perf_counter(), time.process_time()
+    t0, c0 = time.perf_counter(), time.process_time() + render_pool.child_cpu()
     result = await click.run()
-    done, cpu = time.perf_counter(), time.process_time() - c0
+    done, cpu = time.perf_counter(), time.process_time() + render_pool.child_cpu() - c0
     answered = stamps.answered.get(id(stamps.last), done)
     series.first.append(answered - t0)
     series.cpu.append(cpu)

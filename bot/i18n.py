@@ -112,23 +112,36 @@ def translator(locale: object | None) -> Translator:
     return _translator(language(locale))
 
 
-@functools.cache
-def _translator(lang: str) -> Translator:
-    """One translator per language: the same object every time, so what a surface was drawn with
-    compares equal (bot.surfaces skips redrawing an unchanged image)."""
-    table = catalogue(lang)
-    english = en.MESSAGES
+class _Tr:
+    """``tr(key, **params)`` in one language. It pickles as its language, so a drawing can be sent to
+    a render process and find the same catalogue there."""
 
-    def tr(key: str, **params: object) -> str:
-        source = english.get(key)
-        template = table.get(key)
-        if template is not None and lang != "en":
+    __slots__ = ("lang", "table")
+
+    def __init__(self, lang: str) -> None:
+        self.lang, self.table = lang, catalogue(lang)
+
+    def __call__(self, key: str, **params: object) -> str:
+        template = self.table.get(key)
+        if template is not None and self.lang != "en":
             try:
-                return _fill(lang, template, params)
+                return _fill(self.lang, template, params)
             except (KeyError, IndexError, ValueError, AttributeError):
                 pass  # a broken translation: say it in English
+        source = en.MESSAGES.get(key)
         if source is None:
             raise KeyError(f"missing message key {key!r}")
         return _fill("en", source, params)
 
-    return tr
+    def __reduce__(self) -> tuple[Callable[[str], Translator], tuple[str]]:
+        return _translator, (self.lang,)
+
+    def __repr__(self) -> str:
+        return f"tr[{self.lang}]"
+
+
+@functools.cache
+def _translator(lang: str) -> Translator:
+    """One translator per language: the same object every time, so what a surface was drawn with
+    compares equal (bot.surfaces skips redrawing an unchanged image)."""
+    return _Tr(lang)

@@ -1,5 +1,12 @@
-"""Drawing off the event loop: a small low-priority thread pool (Pillow releases the GIL for most of
-its work), shared by every surface, command and benchmark that draws an image.
+"""Drawing off the event loop, shared by every surface, command and benchmark that draws an image:
+two low-priority render threads, each handing its drawings to a drawing process of its own.
+
+The drawing is Python code that holds the interpreter lock while it runs, so a render thread used
+to take turns with the event loop (a 4 ms board took 10-16 ms of wall time beside a busy loop). In a
+process of its own it runs on another core: the thread only pickles the inputs (a view dict, names,
+a caption, a language), waits on a pipe with the lock released, and hands the PNG back. A drawing
+that cannot be pickled, or whose process has died, is drawn in the thread as before; a process
+that dies is started again on the next drawing.
 
 A board's image is drawn once per distinct picture: drawings are shared by their inputs (the board's
 image key) while in flight and kept for a while after, so the click's answer, the surface reconcilers,
@@ -10,29 +17,164 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
+import pickle
+import socket
+import subprocess
+import sys
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from multiprocessing.connection import Connection
+from typing import Any
 
 from bot.messages import Board
 from render import png
 
+log = logging.getLogger(__name__)
+
 
 def _background_priority() -> None:
-    """Render threads yield the CPU to the event loop's thread: on 2 cores a busy render thread could
-    delay other handlers by a scheduler time slice (measured in bench: loop delay p99)."""
+    """Render threads and processes yield the CPU to the event loop's thread: on 2 cores a busy
+    renderer could delay other handlers by a scheduler time slice (measured in bench: loop delay p99)."""
     with contextlib.suppress(OSError, AttributeError):
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
 
 
 RENDER_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render", initializer=_background_priority)
+PROCESSES = os.environ.get("RENDER_PROCESSES", "1") != "0"  # 0: draw in the render threads only
+_forgotten = [0]  # forget_drawings() calls: a drawing process seeing a new count drops its bands too
+READY = b"ready"
+MAX_LOST = 3  # drawing processes lost (died, or would not start) before the threads draw alone
+_lost = [0]
+_local = threading.local()  # each render thread's drawing process
+_children: list[_Child] = []
+_cpu_lock = threading.Lock()
+_child_cpu = [0.0]
+
+
+def child_cpu() -> float:
+    """CPU seconds the drawing processes spent on drawings so far (benchmarks add it to the bot's)."""
+    with _cpu_lock:
+        return _child_cpu[0]
+
+
+def _serve(conn: Connection) -> None:
+    """A drawing process: draw what arrives, answer (png, error, cpu seconds); end when the pipe does."""
+    _background_priority()
+    with contextlib.suppress(OSError):  # (the bot is gone already: the loop below ends at once)
+        conn.send_bytes(READY)  # imports done: drawings may come
+    forgotten = 0
+    while True:
+        try:
+            generation, job = pickle.loads(conn.recv_bytes())
+        except (EOFError, OSError):  # the bot ended, or was killed
+            return
+        c0 = time.process_time()
+        if generation != forgotten:
+            forgotten = generation
+            png.forget()
+        out: Any = None
+        error: BaseException | None = None
+        try:
+            out = job()
+        except Exception as exc:  # raised again in the render thread
+            error = exc
+        answer = (out, error, time.process_time() - c0)
+        try:
+            data = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:  # an exception that does not pickle: its text does
+            data = pickle.dumps((None, RuntimeError(repr(error)), answer[2]))
+        try:
+            conn.send_bytes(data)
+        except OSError:
+            return
+
+
+_MAIN = "import sys; from multiprocessing.connection import Connection; from bot.render_pool import _serve; _serve(Connection(int(sys.argv[1])))"
+
+
+class _Child:
+    """One drawing process and the pipe to it, used by one render thread at a time. It is started
+    in the background: until it says it is ready (its imports take about a second), the thread
+    draws, so no drawing waits for it. A plain Python process running ``_serve`` (not multiprocessing's
+    spawn, which would run the bot's main module again in the child), on the bot's own sys.path."""
+
+    def __init__(self) -> None:
+        ours, theirs = socket.socketpair()
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        with theirs:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", _MAIN, str(theirs.fileno())],
+                pass_fds=[theirs.fileno()],
+                stdin=subprocess.DEVNULL,
+                env=env,
+            )
+        self.conn = Connection(ours.detach())
+        self.ready = False
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def is_ready(self) -> bool:
+        if not self.ready and self.conn.poll(0):
+            self.ready = self.conn.recv_bytes() == READY  # EOFError: it died starting
+        return self.ready
+
+    def run(self, payload: bytes) -> tuple[Any, BaseException | None, float]:
+        self.conn.send_bytes(payload)
+        return pickle.loads(self.conn.recv_bytes())
+
+
+def _child() -> _Child | None:
+    """This render thread's drawing process, once ready (None: draw here for now)."""
+    child = getattr(_local, "child", None)
+    try:
+        if child is None and _lost[0] < MAX_LOST:
+            child = _local.child = _Child()
+            _children.append(child)
+        return child if child is not None and child.is_ready() else None
+    except (EOFError, OSError) as exc:
+        _lose(exc)
+        return None
+
+
+def _lose(exc: BaseException) -> None:
+    """This thread's drawing process died or would not start: draw here; start another next time
+    (after MAX_LOST, never again: something about this host stops them)."""
+    _lost[0] += 1
+    log.warning("drawing process lost (%s); drawing in the render thread", exc)
+    child = getattr(_local, "child", None)
+    _local.child = None
+    if child is not None:
+        with contextlib.suppress(ValueError):
+            _children.remove(child)
+        with contextlib.suppress(OSError):
+            child.conn.close()
 
 
 def draw(fn: Callable[[], bytes]) -> bytes:
-    """One drawing, on a render thread: every drawing goes through here (benchmarks count them)."""
-    return fn()
+    """One drawing, from a render thread: every drawing goes through here (benchmarks count them)."""
+    child = _child() if PROCESSES else None
+    if child is None:
+        return fn()
+    try:
+        payload = pickle.dumps((_forgotten[0], fn), protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return fn()  # not picklable (a closure): drawn here
+    try:
+        out, error, cpu = child.run(payload)
+    except (EOFError, OSError) as exc:
+        _lose(exc)
+        return fn()
+    with _cpu_lock:
+        _child_cpu[0] += cpu
+    if error is not None:
+        raise error
+    return out
 
 
 async def off_loop(fn: Callable[[], bytes]) -> bytes:
@@ -66,6 +208,7 @@ def forget_drawings() -> None:
     """Drop every kept picture and deflated band (benchmarks time the drawing, not its reuse)."""
     _drawings.clear()
     png.forget()
+    _forgotten[0] += 1
 
 
 def _forget_failed(key: str) -> Callable[[asyncio.Future[bytes]], None]:

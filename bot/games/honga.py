@@ -9,6 +9,7 @@ rules validate everything and a restart resumes at the exact decision."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -441,7 +442,7 @@ class HongaUI:
         if space in SPACES and rot in ("0", "1", "2", "3"):
             caption = next(o.label for o in options if o.value == f"place.{chosen}")
             pv = _with_disk(view, space, int(rot))
-            surface.draw = lambda: self.render(pv, ctx.names, caption, tr)
+            surface.draw = functools.partial(self.render, pv, ctx.names, caption, tr)
             surface.filename, surface.alt = "honga-preview.png", caption
         return surface
 

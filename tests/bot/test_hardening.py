@@ -535,6 +535,7 @@ def crash_child(db_path: str, offset: str, seed: str, old: str) -> None:
 
     from simcord import Env
 
+    from bot import render_pool
     from engine.compute import run_inline
 
     def out(line: str) -> None:
@@ -554,6 +555,7 @@ def crash_child(db_path: str, offset: str, seed: str, old: str) -> None:
             db_path, rate_limits=False, turn_seconds=30, clock_watch_seconds=SIM_CLOCK_WATCH
         )
         bot.matches.run = run_inline  # no worker process to outlive the kill
+        render_pool.PROCESSES = False  # nor a drawing process (tests/bot/test_render_pool.py kills those)
         env = Env(bot, check_errors=False)
         guild = env.create_guild()
         channels = [guild.create_text_channel(f"t{i}") for i in range(CRASH_CHANNELS)]

@@ -1,0 +1,115 @@
+"""bot.render_pool's drawing processes: the same bytes as a drawing made here, and every way a
+drawing may not reach a process (not started yet, a closure, a dead process, an error) still draws
+or says why. Drawings are asked for from this test's own thread: each thread has its own process."""
+
+from __future__ import annotations
+
+import functools
+import pickle
+import time
+
+import pytest
+
+from bot import render_pool
+from bot.games import UIS
+from bot.i18n import translator
+from bot.messages import game_picture
+from engine.games.ugah import RULES as UGAH
+from engine.store import MatchRow, SeatInfo
+
+
+def _ugah_picture(seed: int = 3) -> functools.partial[bytes]:
+    state = UGAH.setup(3, seed, {})
+    view = UGAH.view(state, None)
+    return functools.partial(
+        UIS["ugah"].render, view, ["alice", "bob", "carol"], "a caption", translator("de")
+    )
+
+
+def _fails() -> bytes:
+    raise ValueError("no picture")
+
+
+def _ready_process() -> render_pool._Child:
+    """This thread's drawing process, waited for until it is ready (it starts in the background)."""
+    deadline = time.monotonic() + 60
+    while (child := render_pool._child()) is None:
+        assert time.monotonic() < deadline, "the drawing process never became ready"
+        time.sleep(0.05)
+    return child
+
+
+@pytest.fixture(autouse=True)
+def processes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(render_pool, "PROCESSES", True)
+    monkeypatch.setattr(render_pool, "_lost", [0])
+
+
+def test_a_drawing_made_in_a_process_is_the_drawing_made_here() -> None:
+    draw = _ugah_picture()
+    _ready_process()
+    before = render_pool.child_cpu()
+    out = render_pool.draw(draw)
+    assert out == draw() and out.startswith(b"\x89PNG")
+    assert render_pool.child_cpu() > before, "drawn in the process, whose CPU is counted"
+
+
+def test_before_its_process_is_ready_a_thread_draws_itself() -> None:
+    render_pool._local.child = None
+    draw = _ugah_picture(4)
+    before = render_pool.child_cpu()
+    assert render_pool.draw(draw) == draw()  # the process was only just started
+    assert render_pool.child_cpu() == before
+    assert render_pool._local.child is not None and render_pool._local.child.alive()
+
+
+def test_the_translator_travels_as_its_language() -> None:
+    tr = translator("es")
+    assert pickle.loads(pickle.dumps(tr)) is tr
+    assert repr(tr) == "tr[es]"
+
+
+def test_a_closure_is_drawn_in_the_render_thread() -> None:
+    draw = _ugah_picture()
+    _ready_process()
+    before = render_pool.child_cpu()
+    assert render_pool.draw(lambda: draw()) == draw()
+    assert render_pool.child_cpu() == before
+
+
+def test_an_error_in_the_process_is_raised_where_the_drawing_was_asked_for() -> None:
+    _ready_process()
+    with pytest.raises(ValueError, match="no picture"):
+        render_pool.draw(_fails)
+    assert render_pool.draw(_ugah_picture()) == _ugah_picture()(), "the process goes on drawing"
+
+
+def test_a_killed_drawing_process_loses_no_drawing_and_is_started_again() -> None:
+    draw, expected = _ugah_picture(5), _ugah_picture(5)()
+    child = _ready_process()
+    child.process.kill()
+    child.process.wait()
+    assert render_pool.draw(draw) == expected  # drawn in the thread: the pipe is broken
+    assert render_pool._lost == [1]
+    again = _ready_process()
+    assert again is not child and again.alive()
+    before = render_pool.child_cpu()
+    assert render_pool.draw(draw) == expected and render_pool.child_cpu() > before
+
+
+def test_after_processes_kept_dying_the_threads_draw_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(render_pool, "_lost", [render_pool.MAX_LOST])
+    render_pool._local.child = None
+    draw = _ugah_picture()
+    assert render_pool.draw(draw) == draw()
+    assert render_pool._local.child is None, "no process started again"
+
+
+def test_a_board_picture_pickles_with_its_translator() -> None:
+    """What bot.messages hands to the render pool is picklable (a partial of a game's render)."""
+    state = UGAH.setup(2, 1, {})
+    seats = [SeatInfo(1, "alice"), SeatInfo(2, "bob")]
+    m = MatchRow(1, "ugah", 1, 1, None, 1, "active", 1, 1, seats, {"locale": "de"}, UGAH.dump(state))
+    draw = game_picture(m, state).draw
+    assert draw is not None
+    assert pickle.loads(pickle.dumps(draw))() == draw()
