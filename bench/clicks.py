@@ -277,6 +277,7 @@ async def play(game: str, moves: int, *, before_move: Callable[[], Any] | None =
     """Seeded games of ``game`` until ``moves`` move clicks were timed (each after a refused and a
     floor click). ``before_move``/its result's ``__exit__``: a context around each timed move only."""
     out = {"refused": Series(), "floor": Series(), "move": Series()}
+    render_pool.warm_up()  # the drawing processes ready, as in a bot that has run for a while
     with tempfile.TemporaryDirectory() as tmp, _fast_idle(), _no_recaps():
         bot = create_bot(
             str(Path(tmp) / "bench.db"),
@@ -404,7 +405,8 @@ if __name__ == "__main__":  # python -m bench.clicks [--quick]: this step alone
     import os
     import sys
 
+    from bench import clicks  # this file again as bench.clicks: the floor's drawing then pickles
     from bench.__main__ import table
 
     print(f"load average {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(table(run("--quick" in sys.argv)))
+    print(table(clicks.run("--quick" in sys.argv)))

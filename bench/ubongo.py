@@ -237,6 +237,7 @@ async def _dm_clicks(single: int, batches: int) -> dict[str, list[float]]:
         return png
 
     fixed = render_task(RULES.view(_midround(1, 1, 1), 0), 0)  # the "no render" series sends this PNG
+    render_pool.warm_up()
     with tempfile.TemporaryDirectory() as tmp, _fast_idle():
         bot = create_bot(str(Path(tmp) / "bench.db"), rate_limits=False, clock_watch_seconds=SIM_CLOCK_WATCH)
         bot.add_dynamic_items(NoopButton)

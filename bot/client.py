@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -38,7 +37,6 @@ def _now() -> float:
 # A human clicks a few times a second at most; a channel hosts one game and a few commands.
 USER_LIMIT = (12, 10.0)
 CHANNEL_LIMIT = (40, 10.0)
-SWITCH_INTERVAL = 0.0005  # seconds; see create_bot
 DISPLAY_LIMIT = (40, 10.0)  # display-only clicks (choose a piece, browse its places), counted apart
 
 
@@ -245,10 +243,6 @@ def create_bot(
     """Build the bot without connecting (tests run it against a simulated Discord). ``database``: a
     SQLite file path or a postgresql:// URL. ``shard_count`` None: as many shards as Discord advises.
     ``clock_watch_seconds``: engine.match's clock watch (a simulated Discord wants a long one)."""
-    # The render threads wait on their drawing processes' pipes and need the interpreter lock only
-    # for a moment when a drawing comes back; at the default 5 ms switch interval that moment could
-    # wait up to 5 ms behind the event loop (measured: a Ugah image 1-2 ms sooner at 0.5 ms).
-    sys.setswitchinterval(SWITCH_INTERVAL)
     return GameBot(
         database,
         turn_seconds=turn_seconds,

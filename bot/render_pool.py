@@ -48,6 +48,7 @@ RENDER_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render", ini
 PROCESSES = os.environ.get("RENDER_PROCESSES", "1") != "0"  # 0: draw in the render threads only
 _forgotten = [0]  # forget_drawings() calls: a drawing process seeing a new count drops its bands too
 READY = b"ready"
+NOT_HERE = b"not here"  # a drawing process's answer to a drawing it cannot unpickle
 MAX_LOST = 3  # drawing processes lost (died, or would not start) before the threads draw alone
 _lost = [0]
 _local = threading.local()  # each render thread's drawing process
@@ -70,10 +71,16 @@ def _serve(conn: Connection) -> None:
     forgotten = 0
     while True:
         try:
-            generation, job = pickle.loads(conn.recv_bytes())
+            data = conn.recv_bytes()
         except (EOFError, OSError):  # the bot ended, or was killed
             return
         c0 = time.process_time()
+        try:
+            generation, job = pickle.loads(data)
+        except Exception:  # e.g. a function of the bot's __main__: the render thread draws it
+            with contextlib.suppress(OSError):
+                conn.send_bytes(NOT_HERE)
+            continue
         if generation != forgotten:
             forgotten = generation
             png.forget()
@@ -124,9 +131,11 @@ class _Child:
             self.ready = self.conn.recv_bytes() == READY  # EOFError: it died starting
         return self.ready
 
-    def run(self, payload: bytes) -> tuple[Any, BaseException | None, float]:
+    def run(self, payload: bytes) -> tuple[Any, BaseException | None, float] | None:
+        """The drawing's (png, error, cpu seconds), or None if the process cannot unpickle it."""
         self.conn.send_bytes(payload)
-        return pickle.loads(self.conn.recv_bytes())
+        answer = self.conn.recv_bytes()
+        return None if answer == NOT_HERE else pickle.loads(answer)
 
 
 def _child() -> _Child | None:
@@ -166,15 +175,36 @@ def draw(fn: Callable[[], bytes]) -> bytes:
     except (pickle.PicklingError, TypeError, AttributeError):
         return fn()  # not picklable (a closure): drawn here
     try:
-        out, error, cpu = child.run(payload)
+        answer = child.run(payload)
     except (EOFError, OSError) as exc:
         _lose(exc)
         return fn()
+    if answer is None:
+        return fn()
+    out, error, cpu = answer
     with _cpu_lock:
         _child_cpu[0] += cpu
     if error is not None:
         raise error
     return out
+
+
+def warm_up(timeout: float = 30.0) -> None:
+    """Start every render thread's drawing process and wait until they are ready (benchmarks time
+    the steady state, not a bot's first second)."""
+    if not PROCESSES:
+        return
+    workers = RENDER_POOL._max_workers
+    barrier = threading.Barrier(workers)
+
+    def start() -> None:
+        barrier.wait(timeout)  # holds each job on a thread of its own
+        deadline = time.monotonic() + timeout
+        while _child() is None and _lost[0] < MAX_LOST and time.monotonic() < deadline:
+            time.sleep(0.02)
+
+    for job in [RENDER_POOL.submit(start) for _ in range(workers)]:
+        job.result()
 
 
 async def off_loop(fn: Callable[[], bytes]) -> bytes:

@@ -113,3 +113,33 @@ def test_a_board_picture_pickles_with_its_translator() -> None:
     draw = game_picture(m, state).draw
     assert draw is not None
     assert pickle.loads(pickle.dumps(draw))() == draw()
+
+
+def test_a_drawing_its_process_cannot_unpickle_is_drawn_in_the_thread() -> None:
+    """A function of the bot's __main__ pickles here but not in the drawing process: that process
+    says so, keeps going, and the thread draws."""
+    import __main__
+
+    draw = _ugah_picture()
+
+    def main_drawing() -> bytes:
+        return draw()
+
+    main_drawing.__module__, main_drawing.__qualname__ = "__main__", "main_drawing_for_test"
+    __main__.main_drawing_for_test = main_drawing  # type: ignore[attr-defined]
+    try:
+        child = _ready_process()
+        before = render_pool.child_cpu()
+        assert render_pool.draw(main_drawing) == draw()
+        assert render_pool.child_cpu() == before and render_pool._lost == [0]
+        assert render_pool._child() is child, "the same process goes on"
+        assert render_pool.draw(draw) == draw() and render_pool.child_cpu() > before
+    finally:
+        del __main__.main_drawing_for_test  # type: ignore[attr-defined]
+
+
+def test_warming_up_readies_a_process_for_every_render_thread() -> None:
+    render_pool.warm_up()
+    ready = render_pool.RENDER_POOL.submit(lambda: render_pool._child() is not None)
+    assert ready.result()
+    assert sum(1 for c in render_pool._children if c.ready and c.alive()) >= 2
