@@ -13,7 +13,14 @@ import pytest_asyncio
 from hypothesis import settings
 
 from bench.sim import SIM_CLOCK_WATCH
+from bot import render_pool
 from bot.client import create_bot
+
+# Boards are drawn in the render threads here, not in drawing processes: two test workers on two
+# cores, each with two drawing processes beside it, oversubscribe the machine and push SimCord's
+# busiest tests (the 200-game bursts) past its 5 s settle limit. tests/bot/test_render_pool.py
+# turns them on, one SimCord game included.
+render_pool.PROCESSES = False
 
 # CI must not fail on a case nobody has seen locally: there, hypothesis and match seeds are fixed per
 # test (reproducible from the test's name); on a developer's machine they vary run to run and explore.

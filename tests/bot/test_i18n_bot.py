@@ -64,7 +64,6 @@ async def test_a_slash_command_answers_in_the_users_language(simcord_env, user_l
 async def test_a_game_in_a_german_server_with_a_spanish_player(simcord_env, user_locales, monkeypatch):
     env = simcord_env
     import bot.games.ugah as ugah_ui
-    from bot import render_pool
 
     drawn: list[dict[str, str]] = []  # the labels of every board image drawn
     real = ugah_ui.render_ugah
@@ -74,7 +73,6 @@ async def test_a_game_in_a_german_server_with_a_spanish_player(simcord_env, user
         return real(*args, **kw)
 
     monkeypatch.setattr(ugah_ui, "render_ugah", spy)
-    monkeypatch.setattr(render_pool, "PROCESSES", False)  # the spy is in this process, not a drawing one
     guild = env.create_guild(preferred_locale="de")
     channel = guild.create_text_channel("spiele")
     alice = guild.add_member(env.create_user("alice"))

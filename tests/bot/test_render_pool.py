@@ -143,3 +143,22 @@ def test_warming_up_readies_a_process_for_every_render_thread() -> None:
     ready = render_pool.RENDER_POOL.submit(lambda: render_pool._child() is not None)
     assert ready.result()
     assert sum(1 for c in render_pool._children if c.ready and c.alive()) >= 2
+
+
+async def test_a_game_played_through_simcord_shows_the_boards_its_processes_drew(simcord_env) -> None:
+    import random
+
+    from tests.bot.helpers import board, open_and_start, play_one, setup_table
+
+    env = simcord_env
+    render_pool.warm_up()
+    before = render_pool.child_cpu()
+    _, channel, players = setup_table(env, 2)
+    mid = await open_and_start(env, channel, players)
+    rng = random.Random(1)
+    for _ in range(4):
+        await play_one(env, channel, players, mid, rng)
+    assert render_pool.child_cpu() > before, "the boards were drawn in the drawing processes"
+    m, state = await env.bot.matches.get(mid)
+    shown = await board(channel).attachments[0].read()
+    assert shown == game_picture(m, state).draw(), "the board shows its state's picture, byte for byte"
