@@ -237,6 +237,7 @@ async def _dm_clicks(single: int, batches: int) -> dict[str, list[float]]:
         return png
 
     fixed = render_task(RULES.view(_midround(1, 1, 1), 0), 0)  # the "no render" series sends this PNG
+    task_image = ui_module._task_image
     render_pool.warm_up()
     with tempfile.TemporaryDirectory() as tmp, _fast_idle():
         bot = create_bot(str(Path(tmp) / "bench.db"), rate_limits=False, clock_watch_seconds=SIM_CLOCK_WATCH)
@@ -250,13 +251,13 @@ async def _dm_clicks(single: int, batches: int) -> dict[str, list[float]]:
                 seat = i % 4
                 noop = players[seat].user.click(_noop(players[seat]), custom_id=NOOP_IDS["edit"])
                 out["noop"].append((await _timed(first, noop))[0])
-                for series, draw in (("place", render_task), ("place_fixed", lambda *a, **k: fixed)):
-                    ui_module.render_task = draw
+                for series, draw in (("place", task_image), ("place_fixed", lambda *a, **k: fixed)):
+                    ui_module._task_image = draw
                     msg, place = await _ready_to_place(env, players[seat], mid, seat)
                     dt, _, r = await _timed(first, players[seat].user.click(msg, custom_id=place))
                     assert r.acknowledged and not r.ephemeral, r.response and r.response.content
                     out[series].append(dt)
-                ui_module.render_task = render_task
+                ui_module._task_image = task_image
             for _ in range(batches):  # the four seats at once
                 clicks = []
                 for seat, p in enumerate(players):

@@ -53,6 +53,7 @@ MAX_LOST = 3  # drawing processes lost (died, or would not start) before the thr
 _lost = [0]
 _local = threading.local()  # each render thread's drawing process
 _children: list[_Child] = []
+_unpicklable: set[str] = set()  # drawings said to be drawn in the threads (not pickled)
 _cpu_lock = threading.Lock()
 _child_cpu = [0.0]
 
@@ -172,7 +173,11 @@ def draw(fn: Callable[[], bytes]) -> bytes:
         return fn()
     try:
         payload = pickle.dumps((_forgotten[0], fn), protocol=pickle.HIGHEST_PROTOCOL)
-    except (pickle.PicklingError, TypeError, AttributeError):
+    except (pickle.PicklingError, TypeError, AttributeError) as exc:
+        name = getattr(getattr(fn, "func", fn), "__qualname__", type(fn).__name__)
+        if name not in _unpicklable:  # said once: a game's drawing found here is a slow path to fix
+            _unpicklable.add(name)
+            log.info("drawing %s does not pickle (%s): drawn in the render thread", name, exc)
         return fn()  # not picklable (a closure): drawn here
     try:
         answer = child.run(payload)

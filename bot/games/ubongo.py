@@ -121,6 +121,12 @@ def record_lines(ctx: Ctx) -> list[str]:
     return lines
 
 
+def _task_image(view: dict[str, Any], seat: int, tr: Translator, cursor: dict[str, Any] | None) -> bytes:
+    """A seat's workspace picture. Its labels are looked up here, where it is drawn: what travels to
+    a drawing process is the view and the language (a read-only label mapping does not pickle)."""
+    return render_task(view, seat, image_labels("ubongo", EN_LABELS, tr), cursor)
+
+
 class UbongoUI:
     game = "ubongo"
     image_name = "ubongo.png"
@@ -326,9 +332,7 @@ class UbongoUI:
             cursor = {"piece": p, "o": o, "x": x, "y": y}
         solving = not view["done_round"]
         items = self._workspace_controls(ctx, view, piece, index, spots) if solving else []
-        draw = functools.partial(
-            render_task, view, ctx.seat, image_labels("ubongo", EN_LABELS, ctx.tr), cursor
-        )
+        draw = functools.partial(_task_image, view, ctx.seat, ctx.tr, cursor)
         text = self._workspace_text(ctx, view, piece, index, spots)
         return Surface(text, items, draw, "ubongo_task.png", self._workspace_alt(ctx, view))
 

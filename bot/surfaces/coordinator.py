@@ -97,14 +97,15 @@ class Surfaces:
             self._closed.discard(mid)
             self.addresses.forget(mid)
 
-    def changed(self, match_id: int) -> None:
+    def changed(self, match_id: int, *, force: bool = False) -> None:
         """A commit happened (a click, a timer, another process): bring every surface in line, after
-        the caller's own answer (nothing here is awaited by it)."""
-        task = asyncio.get_running_loop().create_task(self._fan_out(match_id))
+        the caller's own answer (nothing here is awaited by it). ``force``: look at every surface
+        again, even one known to show this version (after the database stopped answering)."""
+        task = asyncio.get_running_loop().create_task(self._fan_out(match_id, force))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _fan_out(self, match_id: int) -> None:
+    async def _fan_out(self, match_id: int, force: bool) -> None:
         try:
             m, _ = await self.matches.get(match_id)
             rows = {(r.kind, r.seat): r for r in await self.addresses.all(match_id)}
@@ -116,7 +117,7 @@ class Surfaces:
                 if kind.kind == recap.KIND:  # off the path of the click that ended the game
                     asyncio.get_running_loop().call_later(recap.DELAY_SECONDS, self._recap_due, match_id)
                 else:
-                    self.reconciler(match_id, kind.kind, seat).poke()
+                    self.reconciler(match_id, kind.kind, seat).poke(None if force else m.version)
         if m.status not in LIVE:
             self._closed.add(match_id)
 
@@ -138,7 +139,7 @@ class Surfaces:
                 await self.matches.get(match_id)
             except EngineError:
                 continue
-            self.changed(match_id)
+            self.changed(match_id, force=True)
             if answered:
                 return
             answered = True
@@ -345,8 +346,7 @@ class Surfaces:
                         rec.answered(Shown(m.version, fingerprint(board), board.image_key), token)
                         await interaction.edit_original_response(**(await rendered(board)).kwargs())
         except discord.HTTPException:
-            rec.shown = None  # what it shows is unknown now: its reconciler puts it right
-            rec.poke()
+            rec.forget()  # what it shows is unknown now: its reconciler puts it right
             if not interaction.response.is_done():
                 raise
             log.warning(
@@ -356,8 +356,7 @@ class Surfaces:
         if rec.shown is not None and rec.shown.version > m.version:
             # a newer edit landed while this answer was on its way: the answer's older text, or its
             # image sent after the text, may lie over it now; its reconciler draws the surface again
-            rec.shown = None
-            rec.poke()
+            rec.forget()
         if where == PANEL:
             await self._adopt_panel(interaction, m, seat)
         return True
@@ -413,7 +412,7 @@ class Surfaces:
             )
         )
         rec = self.reconciler(m.id, PANEL, seat)
-        rec.shown, rec.display = None, (-1, "")
+        rec.shown, rec.checked, rec.display = None, -1, (-1, "")
         rec.answered(Shown(m.version, fingerprint(board), board.image_key), (interaction.token, mid))
         if old is not None and old.message_id != mid:
             await self.kinds[PANEL].retire(old, tr)  # type: ignore[attr-defined]

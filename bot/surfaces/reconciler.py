@@ -3,7 +3,9 @@ surface already showing what it should is left alone.
 
 ``poke()`` says "the match changed"; one worker task per surface then brings it in line by calling
 the surface's ``step`` (which reads the latest committed state, so versions asked for while an edit
-is in flight coalesce into one). A step that Discord refused for a reason worth retrying raises
+is in flight coalesce into one). A commit's fan-out pokes with that commit's version: a surface
+already known in line at or after it (a click's answer drew it, or a step since) is left alone, so
+four clicks landing at once do not have every surface rebuilt four times to find it unchanged. A step that Discord refused for a reason worth retrying raises
 ``Retry``, and the worker waits (the time a rate limit names, else a growing backoff) and tries again
 until it succeeds or ``GIVE_UP_SECONDS`` pass. A click's answer on the same surface (an interaction
 response, which is not queued behind a rate-limited edit) is recorded with ``answered``; if it
@@ -47,6 +49,8 @@ class Reconciler:
     token: tuple[str, int, float] | None = None  # the latest click on this surface: (token, message, when)
     answers: int = 0
     answering: int = 0  # clicks' answers on their way to this surface
+    checked: int = -1  # the match version this surface is known to be in line with (or newer)
+    _asked: int = -1  # the newest commit a fan-out poked about
     put: bytes | None = None  # the fingerprint the running step sent, if it sent anything
     _dirty: bool = False
     _task: asyncio.Task[None] | None = field(default=None, repr=False)
@@ -61,7 +65,13 @@ class Reconciler:
     def busy(self) -> bool:
         return self._task is not None and not self._task.done()
 
-    def poke(self) -> None:
+    def poke(self, version: int | None = None) -> None:
+        """Bring the surface in line: after the commit ``version`` (a fan-out), or, without one, look
+        again whatever it is known to show (something besides a commit changed it)."""
+        if version is not None:
+            if version <= self.checked and not self.busy:
+                return
+            self._asked = max(self._asked, version)
         self._dirty = True
         if not self.busy:
             self._task = asyncio.get_running_loop().create_task(self._work())
@@ -71,15 +81,22 @@ class Reconciler:
         self.put = shown.fingerprint
         if self.shown is None or shown.version >= self.shown.version:
             self.shown = shown
+            self.checked = max(self.checked, shown.version)
 
     def answered(self, shown: Shown, token: tuple[str, int] | None = None) -> None:
         """A click's answer drew this surface (``token``: that interaction's token and the message it
         answered on, usable for 15 minutes)."""
         if self.shown is None or shown.version >= self.shown.version:
             self.shown = shown
+            self.checked = max(self.checked, shown.version)
         if token is not None:
             self.token = (*token, self.now())
         self.answers += 1
+
+    def forget(self) -> None:
+        """What it shows is unknown now (an edit failed, or may lie under an older one): look again."""
+        self.shown, self.checked = None, -1
+        self.poke()
 
     def _answered_fp(self) -> bytes | None:
         return self.shown.fingerprint if self.shown is not None else None
@@ -95,7 +112,7 @@ class Reconciler:
         try:
             while self._dirty:
                 self._dirty = False
-                answers, self.put = self.answers, None
+                answers, self.put, asked = self.answers, None, self._asked
                 try:
                     async with self.lock:
                         await self.step(self)
@@ -114,7 +131,9 @@ class Reconciler:
                     continue
                 if self.answers != answers and self.put is not None and self.put != self._answered_fp():
                     # a click's answer landed while our edit was in flight, which may have buried it
-                    self.shown, self._dirty = None, True
+                    self.shown, self.checked, self._dirty = None, -1, True
+                else:
+                    self.checked = max(self.checked, asked)
         except Exception:
             log.exception("surface %s failed", self.key)
         finally:

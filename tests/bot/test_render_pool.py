@@ -13,8 +13,9 @@ import pytest
 from bot import render_pool
 from bot.games import UIS
 from bot.i18n import translator
-from bot.messages import game_picture
+from bot.messages import game_picture, private
 from engine.games.ugah import RULES as UGAH
+from engine.registry import rules_for
 from engine.store import MatchRow, SeatInfo
 
 
@@ -113,6 +114,30 @@ def test_a_board_picture_pickles_with_its_translator() -> None:
     draw = game_picture(m, state).draw
     assert draw is not None
     assert pickle.loads(pickle.dumps(draw))() == draw()
+
+
+@pytest.mark.parametrize("game", ["ugah", "uonga", "ubongo", "honga"])
+def test_every_game_s_pictures_reach_a_drawing_process(game: str) -> None:
+    """The board's picture and each seat's private one (a DM workspace, a hand) pickle, and draw
+    the same there: a drawing that does not pickle is quietly drawn in a render thread, beside the
+    event loop. Ubongo's workspace once carried a read-only label mapping, so every DM drawing
+    stayed in the threads."""
+    rules = rules_for(game)
+    n = 2 if game == "uonga" else 3
+    state = rules.setup(n, 5, {})
+    seats = [SeatInfo(i + 1, name) for i, name in enumerate(["alice", "bob", "carol"][:n])]
+    m = MatchRow(1, game, 1, 1, None, 1, "active", 1, 1, seats, {"locale": "de"}, rules.dump(state))
+    pictures = [game_picture(m, state).draw] + [
+        private(m, state, seat, translator("fr")).draw for seat in range(n)
+    ]
+    child = _ready_process()
+    for draw in pictures:
+        if draw is None:  # a private surface without an image
+            continue
+        payload = pickle.dumps((render_pool._forgotten[0], draw))
+        answer = child.run(payload)
+        assert answer is not None, f"{game}: the drawing process could not unpickle {draw!r}"
+        assert answer[0] == draw()
 
 
 def test_a_drawing_its_process_cannot_unpickle_is_drawn_in_the_thread() -> None:

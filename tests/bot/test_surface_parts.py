@@ -226,3 +226,32 @@ async def test_a_persons_quiet_waits_for_their_own_clicks_only(simcord_env):
             await asyncio.sleep(0)
         assert not bobs.done() and not everyones.done()
     await asyncio.wait_for(asyncio.gather(bobs, everyones), 0.05)  # his click landed: both go on
+
+
+async def test_a_commit_s_poke_leaves_a_surface_already_in_line_with_it_alone():
+    """Four clicks landing at once fan out four times: a surface whose answer (or an earlier step)
+    showed that version is not rebuilt to find it unchanged; a newer commit, or a poke without a
+    version (something besides a commit changed it), still brings it in line."""
+    steps: list[int] = []
+
+    async def step(rec: Reconciler) -> None:
+        steps.append(rec.checked)
+
+    rec = Reconciler(1, "dm", 0, step, _Clock())
+    rec.answered(Shown(4, b"four"))  # the click's own answer drew version 4
+    for version in (2, 3, 4):
+        rec.poke(version)
+        await rec.wait()
+    assert steps == [], "commits it already shows: nothing to do"
+    rec.poke(5)
+    await rec.wait()
+    rec.poke(5)
+    await rec.wait()
+    assert len(steps) == 1 and rec.checked == 5, "a newer commit: looked at once"
+    rec.poke()
+    await rec.wait()
+    assert len(steps) == 2, "an unversioned poke always looks"
+    rec.forget()
+    assert rec.shown is None and rec.checked == -1, "after forget, what it shows is unknown"
+    await rec.wait()
+    assert len(steps) == 3, "... so it is looked at again"
