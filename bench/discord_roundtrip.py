@@ -32,7 +32,7 @@ import simcord
 import simcord.env
 
 from bench import Row, ms, pct
-from bench.sim import SIM_CLOCK_WATCH, next_click, open_and_start, setup_table
+from bench.sim import DAY, SIM_CLOCK_WATCH, next_click, no_recaps, open_and_start, setup_table
 from bot.client import create_bot
 from bot.games import UIS
 
@@ -107,9 +107,9 @@ async def _timed(first: _FirstEdit, coro: Any) -> tuple[float, float, Any]:
 
 
 async def _run(db_path: str, clicks: int) -> tuple[Any, ...]:
-    bot = create_bot(
-        db_path, rate_limits=False, clock_watch_seconds=SIM_CLOCK_WATCH
-    )  # as in tests: SimCord time stands still between clicks
+    bot = create_bot(  # as in tests: SimCord time stands still between clicks
+        db_path, rate_limits=False, clock_watch_seconds=SIM_CLOCK_WATCH, turn_seconds=DAY
+    )
     bot.add_dynamic_items(NoopButton)
     _let_noop_through(bot)
     ui = UIS["ugah"]
@@ -167,7 +167,7 @@ async def _run(db_path: str, clicks: int) -> tuple[Any, ...]:
 
 
 def roundtrip(clicks: int) -> list[Row]:
-    with tempfile.TemporaryDirectory() as tmp, _fast_idle():
+    with tempfile.TemporaryDirectory() as tmp, _fast_idle(), no_recaps():
         moves, noops, prerendered, settled, ending, games = asyncio.run(
             _run(str(Path(tmp) / "bench.db"), clicks)
         )

@@ -26,7 +26,7 @@ import simcord
 
 from bench import pct
 from bench.discord_roundtrip import NOOP_IDS, NoopButton, _fast_idle, _let_noop_through
-from bench.sim import SIM_CLOCK_WATCH, board, button_id, components, setup_table
+from bench.sim import SIM_CLOCK_WATCH, board, button_id, components, no_recaps, setup_table
 from bot.client import create_bot
 from bot.games import UIS
 from engine.games.honga import RULES, HongaState
@@ -306,7 +306,7 @@ def _ms(samples: list[float], *qs: float) -> str:
 def panel_rows(clicks: int = 240) -> list[tuple[str, str, str]]:
     """The turn panel's click round trip against the no-op button in the same run, and the public
     board images the bot drew during those games."""
-    with tempfile.TemporaryDirectory() as tmp, _fast_idle():
+    with tempfile.TemporaryDirectory() as tmp, _fast_idle(), no_recaps():
         s = asyncio.run(_panel_run(str(Path(tmp) / "bench.db"), clicks))
     times, sizes = _rerender(s.posted)
     move, noop, edit = pct(s.move, 0.5), pct(s.noop, 0.5), pct(s.noop_edit, 0.5)

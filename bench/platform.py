@@ -19,7 +19,16 @@ import simcord
 
 from bench import Row, ms, pct
 from bench.discord_roundtrip import NOOP_IDS, NoopButton, _fast_idle, _let_noop_through
-from bench.sim import SIM_CLOCK_WATCH, board, button_id, concurrent_dm_clicks, custom_ids, setup_table
+from bench.sim import (
+    DAY,
+    SIM_CLOCK_WATCH,
+    board,
+    button_id,
+    concurrent_dm_clicks,
+    custom_ids,
+    no_recaps,
+    setup_table,
+)
 from bot.client import create_bot
 from engine import compute
 from engine.registry import rules_for
@@ -138,8 +147,13 @@ async def _grid_roundtrip(game: str, clicks: int) -> tuple[list[float], list[flo
     (display only) and then clicks one of the green targets (the move)."""
     from bench.discord_roundtrip import _FirstEdit, _timed
 
-    with tempfile.TemporaryDirectory() as tmp, _fast_idle():
-        bot = create_bot(str(Path(tmp) / "bench.db"), rate_limits=False, clock_watch_seconds=SIM_CLOCK_WATCH)
+    with tempfile.TemporaryDirectory() as tmp, _fast_idle(), no_recaps():
+        bot = create_bot(
+            str(Path(tmp) / "bench.db"),
+            rate_limits=False,
+            clock_watch_seconds=SIM_CLOCK_WATCH,
+            turn_seconds=DAY,
+        )
         bot.add_dynamic_items(NoopButton)
         _let_noop_through(bot)
         moves, displays, noops = [], [], []

@@ -14,6 +14,7 @@ clears after two pieces), so the round stands still and every sample is the same
 from __future__ import annotations
 
 import asyncio
+import io
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -23,7 +24,7 @@ from typing import Any
 import discord
 import simcord
 
-from bench.discord_roundtrip import NOOP_IDS, NoopButton, _fast_idle, _FirstEdit, _let_noop_through, _timed
+from bench.discord_roundtrip import NOOP_IDS, NoopButton, _fast_idle, _FirstEdit, _timed
 from bench.sim import (
     SIM_CLOCK_WATCH,
     board,
@@ -178,6 +179,46 @@ class _EditTimes:
         return time.perf_counter()
 
 
+SHAPE_ID = "bench:shape"
+
+
+class ShapeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bench:shape"):
+    """The requests of a placement's answer and nothing else: its text (an interaction response
+    editing the message), then a workspace-sized PNG drawn beforehand (an edit through the
+    interaction's webhook, with the upload). No commit, no drawing: four seats clicking it at once
+    are the least four placements at once can cost against this simulated Discord."""
+
+    png = b""
+
+    def __init__(self) -> None:
+        super().__init__(discord.ui.Button(label="shape", custom_id=SHAPE_ID))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Any, item: Any, match: Any) -> ShapeButton:
+        return cls()
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.edit_message(content="placed")
+        await interaction.edit_original_response(
+            attachments=[discord.File(io.BytesIO(ShapeButton.png), "ubongo_task.png")]
+        )
+
+
+def _let_bench_buttons_through(bot: Any) -> None:
+    """The bot answers ids it does not own as forged; the no-op and shape buttons are the bench's."""
+    unknown_id_reply = bot.on_interaction
+
+    async def on_interaction(interaction: discord.Interaction) -> None:
+        if (interaction.data or {}).get("custom_id") not in (*NOOP_IDS.values(), SHAPE_ID):
+            await unknown_id_reply(interaction)
+
+    bot.on_interaction = on_interaction
+
+
+def _shape(player: Any) -> Any:
+    return next(m for m in player.user.dm_channel.history() if m.content in ("shape", "placed"))
+
+
 def _workspace(player: Any) -> Any:
     """The player's DM workspace: their latest DM holding workspace controls (not the no-op)."""
     return next(m for m in reversed(list(player.user.dm_channel.history())) if custom_ids(m, "y:"))
@@ -212,6 +253,7 @@ async def _race(env: Any, bot: Any) -> tuple[list[Any], int, Any]:
     for p in players:  # the no-op DM button each seat clicks for the baseline
         dm = bot.get_partial_messageable(p.user.dm_channel.id, type=discord.ChannelType.private)
         await dm.send("no-op", view=discord.ui.View(timeout=None).add_item(NoopButton("edit")))
+        await dm.send("shape", view=discord.ui.View(timeout=None).add_item(ShapeButton()))
     return players, (await bot.matches.live_in_channel(channel.id)).id, channel
 
 
@@ -223,6 +265,7 @@ async def _dm_clicks(single: int, batches: int) -> dict[str, list[float]]:
         "batch": [],
         "in_batch": [],
         "noop_batch": [],
+        "shape_batch": [],
         "refused_batch": [],
         "drawn": [],
         "duplicates": [],
@@ -237,12 +280,13 @@ async def _dm_clicks(single: int, batches: int) -> dict[str, list[float]]:
         return png
 
     fixed = render_task(RULES.view(_midround(1, 1, 1), 0), 0)  # the "no render" series sends this PNG
+    ShapeButton.png = fixed
     task_image = ui_module._task_image
     render_pool.warm_up()
     with tempfile.TemporaryDirectory() as tmp, _fast_idle():
         bot = create_bot(str(Path(tmp) / "bench.db"), rate_limits=False, clock_watch_seconds=SIM_CLOCK_WATCH)
-        bot.add_dynamic_items(NoopButton)
-        _let_noop_through(bot)
+        bot.add_dynamic_items(NoopButton, ShapeButton)
+        _let_bench_buttons_through(bot)
         async with simcord.run(bot) as env:
             first, edits = _FirstEdit(env.backend), _EditTimes(env.backend)
             players, mid, channel = await _race(env, bot)
@@ -282,6 +326,9 @@ async def _dm_clicks(single: int, batches: int) -> dict[str, list[float]]:
                 t0 = time.perf_counter()
                 await concurrent_dm_clicks(env, [(p.user, _noop(p), NOOP_IDS["edit"]) for p in players])
                 out["noop_batch"].append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                await concurrent_dm_clicks(env, [(p.user, _shape(p), SHAPE_ID) for p in players])
+                out["shape_batch"].append(time.perf_counter() - t0)
                 refused = [(spectator, board(channel), button_id(board(channel), "hand", "h"))] * 4
                 t0 = time.perf_counter()
                 results = await concurrent_clicks(env, refused)
@@ -310,6 +357,8 @@ def dm_rows(single: int = 80, batches: int = 30) -> list[tuple[str, str, str]]:
     ratio = pct(t["place"], 0.5) / pct(t["noop"], 0.5)
     batch_ratio = pct(t["batch"], 0.5) / pct(t["noop_batch"], 0.5)
     refused_ratio = pct(t["batch"], 0.5) / pct(t["refused_batch"], 0.5)
+    shape_ratio = pct(t["shape_batch"], 0.5) / pct(t["refused_batch"], 0.5)
+    placement_ratio = pct(t["batch"], 0.5) / pct(t["shape_batch"], 0.5)
     return [
         (f"DM placement click to first edit p50 / p99 (n={single})", p50_p99(t["place"]), "-"),
         ("DM no-op button (edits its message) p50 / p99", p50_p99(t["noop"]), "-"),
@@ -321,6 +370,13 @@ def dm_rows(single: int = 80, batches: int = 30) -> list[tuple[str, str, str]]:
         ("4-seat placement batch / no-op batch p50 ratio", f"{batch_ratio:.2f}x", "-"),
         ("4 refused clicks at once (a spectator's), batch p50", ms(pct(t["refused_batch"], 0.5)), "-"),
         ("4-seat placement batch / 4 refused clicks p50 ratio", f"{refused_ratio:.2f}x", "≤ 3x"),
+        (
+            "  4 seats clicking a button that only makes a placement's requests, batch p50",
+            ms(pct(t["shape_batch"], 0.5)),
+            "-",
+        ),
+        ("  that request floor / 4 refused clicks p50 ratio", f"{shape_ratio:.2f}x", "-"),
+        ("  4-seat placement batch / that request floor p50 ratio", f"{placement_ratio:.2f}x", "-"),
         (
             "images drawn per 4-placement batch (mean) / surfaces whose image changed",
             f"{sum(t['drawn']) / len(t['drawn']):.2f} / {sum(t['changed']) / len(t['changed']):.2f}",

@@ -200,6 +200,8 @@ class UbongoUI:
 
     def _line(self, e: Event, ctx: Ctx) -> str | None:
         tr, d, names = ctx.tr, e.data, ctx.shown_names
+        if e.kind in ("round_started", "task_started") and ctx.m.status != "active":
+            return None  # a puzzle dealt just before the clock ended the game is not one to go and solve
         if e.kind == "round_started":
             return tr("ubongo.ev.round", n=d["round"], total=ROUNDS)
         if e.kind == "task_started":

@@ -16,6 +16,7 @@ from bot.games.ubongo import UbongoUI
 from bot.locales.en import MESSAGES
 from engine.core import SYSTEM
 from engine.errors import LobbyError
+from engine.games import ubongo_ai
 from engine.games.ubongo import RULES, piece_spots
 from engine.games.ubongo_ai import COMPUTER, next_placement
 from engine.options import resolve
@@ -285,7 +286,11 @@ async def finish_round(env, mid, step=10):
         _, state = await env.bot.matches.get(mid)
 
 
-async def test_a_lone_player_races_two_computers_to_the_end(simcord_env):
+async def test_a_lone_player_races_two_computers_to_the_end(simcord_env, monkeypatch):
+    # the computers think 60-90 s of the simulated clock: SimCord also fires a bot timer once its delay
+    # has passed in real time, and hard's 6 s did so on a busy machine while alice was still clicking
+    # round 1 (then the bot had to settle within 5 s of that jump)
+    monkeypatch.setitem(ubongo_ai.SOLVE_SECONDS, "hard", {"A": (60, 90), "B": (60, 90)})
     env = simcord_env
     channel, (alice,), mid = await start_ubongo(env, 1, ai=2, level="hard")
     for _ in range(8):
@@ -331,6 +336,10 @@ async def test_a_solo_time_attack_from_the_command_keeps_its_record(simcord_env)
     assert "First record: 2 solved" in dm_board(alice).content
     # the clock that ends a time attack is not a sign of being away (nothing is left to ping for)
     assert "seems away" not in board(channel).content and not m.seats[0].away
+    # ... and the task dealt just before it is no longer one to go and solve
+    assert (
+        "Solo over" in board(channel).content and "a new puzzle is in your DMs" not in board(channel).content
+    )
     await solo(env, channel, alice, "time.5")  # the next run shows the record to beat
     assert "Your record: 2 solved" in dm_board(alice).content
 

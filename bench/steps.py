@@ -1,0 +1,40 @@
+"""The steps of ``python -m bench``, each run in a process of its own (bench.__main__)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bench import Row, clicks, discord_roundtrip, engine, honga, platform, render, store, ubongo, uonga
+from bench import load as load_step
+
+
+def game_rows(rows: list[tuple[str, str, str]]) -> list[Row]:
+    """A game module's (metric, result, aim) rows; the aim is judged by the module's own table."""
+    return [Row(metric, result, aim) for metric, result, aim in rows]
+
+
+def run_step(name: str, quick: bool) -> list[Row]:
+    return steps(quick)[name]()
+
+
+def steps(quick: bool) -> dict[str, Callable[[], list[Row]]]:
+    def views() -> list[dict]:
+        return render.public_views(8 if quick else 16)
+
+    return {
+        "every game's move click against its floors": lambda: clicks.run(quick),
+        "render": lambda: render.render_time(views(), 3 if quick else 10),
+        "every game's render": lambda: render.per_game(60 if quick else 240),
+        "store": lambda: store.commit_time(500 if quick else 3000),
+        "discord round trip": lambda: discord_roundtrip.roundtrip(60 if quick else 300),
+        "event loop": lambda: render.loop_stall(views(), 3 if quick else 20),
+        "computer vs random": lambda: engine.ai_vs_random(200 if quick else 1000),
+        "playouts": lambda: engine.playouts(200 if quick else 1000),
+        "four seats at once": lambda: platform.four_seats(10 if quick else 40),
+        "loop delay during a search": lambda: platform.loop_delay(1.0 if quick else 3.0),
+        "uonga clicks": lambda: platform.grid_roundtrip("uonga", 40 if quick else 150),
+        "ubongo": lambda: game_rows(ubongo.run()),
+        "honga": lambda: game_rows(honga.run()),
+        "uonga": lambda: game_rows(uonga.run()),
+        "load (SQLite, PostgreSQL)": lambda: load_step.run(quick),
+    }
