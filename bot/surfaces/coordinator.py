@@ -84,9 +84,13 @@ class Surfaces:
         return rec
 
     def _idle(self, rec: Reconciler) -> None:
-        mid = rec.match_id
+        self._drop_if_done(rec.match_id, rec)
+
+    def _drop_if_done(self, mid: int, finishing: Reconciler | None = None) -> None:
+        """A closed match's state here goes once none of its surfaces is busy (``finishing``: the one
+        whose worker is ending now)."""
         if mid in self._closed and not any(
-            r.busy for k, r in self._recs.items() if k[0] == mid and r is not rec
+            r.busy for k, r in self._recs.items() if k[0] == mid and r is not finishing
         ):
             for key in [k for k in self._recs if k[0] == mid]:
                 shown = self._recs.pop(key).shown
@@ -120,6 +124,7 @@ class Surfaces:
                     self.reconciler(match_id, kind.kind, seat).poke(None if force else m.version)
         if m.status not in LIVE:
             self._closed.add(match_id)
+            self._drop_if_done(match_id)  # every surface may have been in line already: no worker ends
 
     def recheck(self, match_id: int) -> None:
         """A commit the database did not confirm (it stopped answering mid-commit): once it answers

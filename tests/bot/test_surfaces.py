@@ -565,3 +565,25 @@ async def test_a_thread_game_ended_from_the_thread_says_so_on_its_line(simcord_e
     assert line.content == line_for(mid, thread, ended)
     assert ended in board(thread).content and custom_ids(board(thread)) == []
     assert pings(thread) == [] and archived(env, thread) and line_messages(channel) == [lobby.id]
+
+
+@pytest.mark.parametrize("how", ["played to the end", "ended by the host"])
+async def test_a_closed_match_leaves_no_surface_state_in_the_process(simcord_env, how):
+    """Per-process surface state (reconcilers, addresses) is dropped once a match closes and its
+    surfaces (the recap too) are out: a long-running bot does not keep every finished match's."""
+    env = simcord_env
+    _, channel, players = setup_table(env, 2)
+    mid = await open_and_start(env, channel, players)
+    rng = random.Random(4)
+    if how == "ended by the host":
+        await play_one(env, channel, players, mid, rng)
+        assert (await players[0].slash(channel, "game end")).response is not None
+    else:
+        while (await env.bot.matches.get(mid))[0].status == "active":
+            await play_one(env, channel, players, mid, rng)
+    await env.advance_time(60)  # the recap, if any, is out
+    await env.bot.surfaces.settle(mid)
+    m, _ = await env.bot.matches.get(mid)
+    assert m.status in ("finished", "cancelled")
+    hub = env.bot.surfaces
+    assert not [k for k in hub._recs if k[0] == mid] and mid not in hub._closed
