@@ -5,12 +5,12 @@ surface already showing what it should is left alone.
 the surface's ``step`` (which reads the latest committed state, so versions asked for while an edit
 is in flight coalesce into one). A commit's fan-out pokes with that commit's version: a surface
 already known in line at or after it (a click's answer drew it, or a step since) is left alone, so
-four clicks landing at once do not have every surface rebuilt four times to find it unchanged. A step that Discord refused for a reason worth retrying raises
-``Retry``, and the worker waits (the time a rate limit names, else a growing backoff) and tries again
-until it succeeds or ``GIVE_UP_SECONDS`` pass. A click's answer on the same surface (an interaction
-response, which is not queued behind a rate-limited edit) is recorded with ``answered``; if it
-landed while an edit was in flight, that edit may have overwritten it, so the worker goes round once
-more."""
+four clicks landing at once do not have every surface rebuilt four times to find it unchanged. A
+step that Discord refused for a reason worth retrying raises ``Retry``, and the worker waits (the
+time a rate limit names, else a growing backoff) and tries again until it succeeds or
+``GIVE_UP_SECONDS`` pass. A click's answer on the same surface (an interaction response, which is
+not queued behind a rate-limited edit) is recorded with ``answered``; if it landed while an edit was
+in flight, that edit may have overwritten it, so the worker goes round once more."""
 
 from __future__ import annotations
 
