@@ -44,10 +44,9 @@ from bench.discord_roundtrip import _fast_idle
 
 # Honga's panels are let expire now and then, as on Discord (see bench.honga)
 from bench.honga import JUMP_EVERY, PANEL_ACTIONS, PANEL_LIFETIME, _open_panel, _panel_controls, _pick
-from bench.sim import DAY, SIM_CLOCK_WATCH, board, button_id, custom_ids, no_recaps, setup_table
+from bench.sim import DAY, bench_bot, board, button_id, custom_ids, no_recaps, setup_table
 from bench.ubongo import _ready_to_place
 from bot import render_pool
-from bot.client import create_bot
 from bot.render_pool import off_loop
 from engine.registry import rules_for
 from render import common
@@ -81,17 +80,6 @@ def _palette() -> Image.Image:
 
 def _flat_png(size: tuple[int, int]) -> bytes:
     return common.encode_png(Image.new("RGB", size, (236, 226, 200)), _palette())
-
-
-def _let_floor_through(bot: Any) -> None:
-    """The bot answers any id it does not own as forged; the floor button is this instance's own."""
-    unknown_id_reply = bot.on_interaction
-
-    async def on_interaction(interaction: discord.Interaction) -> None:
-        if (interaction.data or {}).get("custom_id") != FLOOR_ID:
-            await unknown_id_reply(interaction)
-
-    bot.on_interaction = on_interaction
 
 
 class Stamps:
@@ -265,14 +253,7 @@ async def play(game: str, moves: int, *, before_move: Callable[[], Any] | None =
     out = {"refused": Series(), "floor": Series(), "move": Series()}
     render_pool.warm_up()  # the drawing processes ready, as in a bot that has run for a while
     with tempfile.TemporaryDirectory() as tmp, _fast_idle(), no_recaps():
-        bot = create_bot(
-            str(Path(tmp) / "bench.db"),
-            rate_limits=False,
-            clock_watch_seconds=SIM_CLOCK_WATCH,
-            turn_seconds=DAY,
-        )
-        bot.add_dynamic_items(FloorButton)
-        _let_floor_through(bot)
+        bot = bench_bot(str(Path(tmp) / "bench.db"), FloorButton)
         try:
             async with simcord.run(bot) as env:
                 stamps = Stamps(env.backend)

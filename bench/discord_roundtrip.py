@@ -32,8 +32,7 @@ import simcord
 import simcord.env
 
 from bench import Row, ms, pct
-from bench.sim import DAY, SIM_CLOCK_WATCH, next_click, no_recaps, open_and_start, setup_table
-from bot.client import create_bot
+from bench.sim import bench_bot, next_click, no_recaps, open_and_start, setup_table
 from bot.games import UIS
 
 NOOP_IDS = {"defer": "bench:noop:defer", "edit": "bench:noop:edit"}
@@ -57,16 +56,6 @@ class NoopButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"benc
         else:
             content = interaction.message.content if interaction.message else "no-op"
             await interaction.response.edit_message(content=content)
-
-
-def _let_noop_through(bot: Any) -> None:
-    unknown_id_reply = bot.on_interaction
-
-    async def on_interaction(interaction: discord.Interaction) -> None:
-        if (interaction.data or {}).get("custom_id") not in NOOP_IDS.values():
-            await unknown_id_reply(interaction)
-
-    bot.on_interaction = on_interaction
 
 
 @contextlib.contextmanager
@@ -107,11 +96,7 @@ async def _timed(first: _FirstEdit, coro: Any) -> tuple[float, float, Any]:
 
 
 async def _run(db_path: str, clicks: int) -> tuple[Any, ...]:
-    bot = create_bot(  # as in tests: SimCord time stands still between clicks
-        db_path, rate_limits=False, clock_watch_seconds=SIM_CLOCK_WATCH, turn_seconds=DAY
-    )
-    bot.add_dynamic_items(NoopButton)
-    _let_noop_through(bot)
+    bot = bench_bot(db_path, NoopButton)  # as in tests: SimCord time stands still between clicks
     ui = UIS["ugah"]
 
     class KeepPng:

@@ -25,9 +25,8 @@ import discord
 import simcord
 
 from bench import pct
-from bench.discord_roundtrip import NOOP_IDS, NoopButton, _fast_idle, _let_noop_through
-from bench.sim import SIM_CLOCK_WATCH, board, button_id, components, no_recaps, setup_table
-from bot.client import create_bot
+from bench.discord_roundtrip import NOOP_IDS, NoopButton, _fast_idle
+from bench.sim import bench_bot, board, button_id, components, no_recaps, setup_table
 from bot.games import UIS
 from engine.games.honga import RULES, HongaState
 from engine.games.honga_ai import COMPUTER
@@ -258,11 +257,7 @@ async def _panel_turn(
 
 
 async def _panel_run(db_path: str, clicks: int) -> _Series:
-    bot = create_bot(
-        db_path, rate_limits=False, clock_watch_seconds=SIM_CLOCK_WATCH
-    )  # as in tests: SimCord time stands still between clicks
-    bot.add_dynamic_items(NoopButton)
-    _let_noop_through(bot)
+    bot = bench_bot(db_path, NoopButton)  # as in tests: SimCord time stands still between clicks
     series, ui = _Series(), UIS["honga"]
     _record_public_renders(series)
     try:

@@ -18,10 +18,9 @@ import discord
 import simcord
 
 from bench import Row, ms, pct
-from bench.discord_roundtrip import NOOP_IDS, NoopButton, _fast_idle, _let_noop_through
+from bench.discord_roundtrip import NOOP_IDS, NoopButton, _fast_idle
 from bench.sim import (
-    DAY,
-    SIM_CLOCK_WATCH,
+    bench_bot,
     board,
     button_id,
     concurrent_dm_clicks,
@@ -29,7 +28,6 @@ from bench.sim import (
     no_recaps,
     setup_table,
 )
-from bot.client import create_bot
 from engine import compute
 from engine.registry import rules_for
 
@@ -47,10 +45,8 @@ async def _four_seats(rounds: int) -> list[Row]:
 
     register(_Registry())
     with tempfile.TemporaryDirectory() as tmp, _fast_idle():
-        bot = create_bot(str(Path(tmp) / "bench.db"), rate_limits=False, clock_watch_seconds=SIM_CLOCK_WATCH)
+        bot = bench_bot(str(Path(tmp) / "bench.db"), NoopButton)
         async with simcord.run(bot) as env:
-            _let_noop_through(bot)
-            bot.add_dynamic_items(NoopButton)
             _, channel, players = setup_table(env, 4)
             await players[0].slash(channel, "toy start", target=40)
             for p in players[1:]:
@@ -148,14 +144,7 @@ async def _grid_roundtrip(game: str, clicks: int) -> tuple[list[float], list[flo
     from bench.discord_roundtrip import _FirstEdit, _timed
 
     with tempfile.TemporaryDirectory() as tmp, _fast_idle(), no_recaps():
-        bot = create_bot(
-            str(Path(tmp) / "bench.db"),
-            rate_limits=False,
-            clock_watch_seconds=SIM_CLOCK_WATCH,
-            turn_seconds=DAY,
-        )
-        bot.add_dynamic_items(NoopButton)
-        _let_noop_through(bot)
+        bot = bench_bot(str(Path(tmp) / "bench.db"), NoopButton)
         moves, displays, noops = [], [], []
         async with simcord.run(bot) as env:
             first = _FirstEdit(env.backend)

@@ -17,12 +17,33 @@ from simcord.backend import serializers
 from simcord.enums import ComponentType, InteractionType
 from simcord.interactions import base_payload
 
+from bot.client import create_bot
 from bot.surfaces import recap
 
 # engine.match's clock watch for a bot under SimCord, which waits in real time for any bot timer due
 # within its settle timeout (5 s): a shorter watch would make every click wait for it
 SIM_CLOCK_WATCH = 30.0
 DAY = 86400  # nobody's turn runs out: SimCord also fires a bot timer once its delay passed in real time
+
+
+BENCH_IDS = "bench:"  # the custom ids of the benchmarks' own buttons (no-op, floor, shape)
+
+
+def bench_bot(db_path: str, *buttons: type) -> Any:
+    """A bot for a benchmark under SimCord: no rate limits, SimCord's clock watch, nobody's turn
+    running out, and the benchmark's own buttons (DynamicItems with ``bench:`` ids) answered by
+    themselves: the bot answers any id it does not own as forged."""
+    bot = create_bot(db_path, rate_limits=False, clock_watch_seconds=SIM_CLOCK_WATCH, turn_seconds=DAY)
+    if buttons:
+        bot.add_dynamic_items(*buttons)
+        unknown_id_reply = bot.on_interaction
+
+        async def on_interaction(interaction: discord.Interaction) -> None:
+            if not str((interaction.data or {}).get("custom_id", "")).startswith(BENCH_IDS):
+                await unknown_id_reply(interaction)
+
+        bot.on_interaction = on_interaction
+    return bot
 
 
 @contextlib.contextmanager

@@ -26,7 +26,7 @@ import simcord
 
 from bench.discord_roundtrip import NOOP_IDS, NoopButton, _fast_idle, _FirstEdit, _timed
 from bench.sim import (
-    SIM_CLOCK_WATCH,
+    bench_bot,
     board,
     button_id,
     components,
@@ -36,7 +36,6 @@ from bench.sim import (
     setup_table,
 )
 from bot import render_pool
-from bot.client import create_bot
 from bot.games import ubongo as ui_module
 from engine.games.ubongo import (
     RULES,
@@ -204,17 +203,6 @@ class ShapeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ben
         )
 
 
-def _let_bench_buttons_through(bot: Any) -> None:
-    """The bot answers ids it does not own as forged; the no-op and shape buttons are the bench's."""
-    unknown_id_reply = bot.on_interaction
-
-    async def on_interaction(interaction: discord.Interaction) -> None:
-        if (interaction.data or {}).get("custom_id") not in (*NOOP_IDS.values(), SHAPE_ID):
-            await unknown_id_reply(interaction)
-
-    bot.on_interaction = on_interaction
-
-
 def _shape(player: Any) -> Any:
     return next(m for m in player.user.dm_channel.history() if m.content in ("shape", "placed"))
 
@@ -284,9 +272,7 @@ async def _dm_clicks(single: int, batches: int) -> dict[str, list[float]]:
     task_image = ui_module._task_image
     render_pool.warm_up()
     with tempfile.TemporaryDirectory() as tmp, _fast_idle():
-        bot = create_bot(str(Path(tmp) / "bench.db"), rate_limits=False, clock_watch_seconds=SIM_CLOCK_WATCH)
-        bot.add_dynamic_items(NoopButton, ShapeButton)
-        _let_bench_buttons_through(bot)
+        bot = bench_bot(str(Path(tmp) / "bench.db"), NoopButton, ShapeButton)
         async with simcord.run(bot) as env:
             first, edits = _FirstEdit(env.backend), _EditTimes(env.backend)
             players, mid, channel = await _race(env, bot)
