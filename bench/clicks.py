@@ -1,4 +1,4 @@
-"""Every game's move click against two floors measured in the same SimCord run (issue 19).
+"""Every game's move click against floors measured in the same SimCord run (issue 19).
 
 For each game two people play seeded random games while a spectator sits in the channel. Clicks
 rotate, so machine noise hits all series alike:
@@ -10,12 +10,16 @@ rotate, so machine noise hits all series alike:
   board image can cost.
 - **move**: the player to move makes a move the way players do (Ugah and Uonga on the board, Honga
   on the turn panel, Ubongo placing a piece in the DM workspace).
+- **answer**: the move's answer again, alone: the spectator clicks a button that answers with the
+  text, controls and (already drawn) PNG the move's surface got, in the same two requests. Against
+  the move's CPU it says what the simulated Discord's handling of those requests takes by itself,
+  and the move's drawing (the drawing processes' CPU) is said beside it: the rest is the bot's.
 
 Times are real (``time.perf_counter``): *first answer* is when the simulated Discord recorded the
 interaction's response; *image complete* is when the surface whose picture the move changes (the
 board; Ubongo: the workspace) was last edited with a new attachment, the click's other surfaces
-(pings, panels) aside. CPU is the process's (every thread) from the click until the bot settled, plus what the drawing
-processes spent on it.
+(pings, panels) aside. CPU is the process's (every thread) from the click until the bot settled, plus what
+the drawing processes spent on it (SETTLE_IDLE says how the settling is watched).
 
 ``python -m bench --profile GAME`` plays the same clicks under a CPU profiler (yappi: every thread,
 render pool included) and prints the top costs of a move click.
@@ -54,6 +58,13 @@ from render import common
 ROOT = str(Path(__file__).resolve().parents[1]) + "/"
 GAMES = ("ugah", "uonga", "honga", "ubongo")
 FLOOR_ID = "bench:floor"
+# How often SimCord's settle loop looks at the bot while it waits (for its drawing processes, its
+# database thread). The round-trip benchmarks look every 1 ms, to time "until settled" finely; here
+# the times are stamped where SimCord records the answer and the image, and a click's CPU would carry
+# the looking: a click that only waits 15 ms off the loop took 6.3-7.0 ms of CPU at 1 ms, 3.9-4.1 ms
+# at 10 ms and 3.3-3.5 ms at SimCord's own 50 ms, in the same wall time.
+SETTLE_IDLE = 0.01
+ANSWER_ID = "bench:answer"
 
 
 class FloorButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bench:floor"):
@@ -80,6 +91,41 @@ def _palette() -> Image.Image:
 
 def _flat_png(size: tuple[int, int]) -> bytes:
     return common.encode_png(Image.new("RGB", size, (236, 226, 200)), _palette())
+
+
+class AnswerButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bench:answer"):
+    """The requests of the move's answer and nothing else: the text and controls the move's surface
+    got (an interaction response editing the message), then its new PNG, drawn already (an edit
+    through the interaction's webhook, with the upload). No commit, no drawing, no ping: what the
+    move's own answer costs against this simulated Discord."""
+
+    content: str = ""
+    copied: Any = None  # the message whose components are copied
+    png: bytes = b""
+    view: discord.ui.View | None = None  # the copied controls: stopped after the click (see done)
+
+    def __init__(self) -> None:
+        super().__init__(discord.ui.Button(label="answer", custom_id=ANSWER_ID))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Any, item: Any, match: Any) -> AnswerButton:
+        return cls()
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        view = AnswerButton.view = discord.ui.View.from_message(AnswerButton.copied, timeout=None)
+        await interaction.response.edit_message(content=AnswerButton.content, view=view)
+        await interaction.edit_original_response(
+            attachments=[discord.File(io.BytesIO(AnswerButton.png), "board.png")]
+        )
+
+    @staticmethod
+    def done() -> None:
+        """Drop the copied controls from discord.py's view store (the bot's own controls are dynamic
+        items and never stored): SimCord looks through every stored view as it settles, so kept
+        copies made each later click cost more."""
+        if AnswerButton.view is not None:
+            AnswerButton.view.stop()
+            AnswerButton.view = None
 
 
 class Stamps:
@@ -133,16 +179,19 @@ class Series:
     first: list[float] = field(default_factory=list)
     image: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)
+    drawing: list[float] = field(default_factory=list)  # the drawing processes' share of cpu
 
 
 async def _timed(stamps: Stamps, click: Click, series: Series) -> Any:
     stamps.clear()
-    t0, c0 = time.perf_counter(), time.process_time() + render_pool.child_cpu()
+    t0, d0, c0 = time.perf_counter(), render_pool.child_cpu(), time.process_time()
     result = await click.run()
-    done, cpu = time.perf_counter(), time.process_time() + render_pool.child_cpu() - c0
+    done, drawing = time.perf_counter(), render_pool.child_cpu() - d0
+    cpu = time.process_time() - c0 + drawing
     answered = stamps.answered.get(id(stamps.last), done)
     series.first.append(answered - t0)
     series.cpu.append(cpu)
+    series.drawing.append(drawing)
     if click.image_of is not None:
         series.image.append(stamps.imaged.get(click.image_of, done) - t0)
     return result
@@ -240,6 +289,19 @@ def _floor(t: Table, floor_msg: Any) -> Click:
     return Click(lambda: t.spectator.click(floor_msg, custom_id=FLOOR_ID), floor_msg.id)
 
 
+async def _answer(t: Table, moved: int, channel: Any) -> Click:
+    """The move's answer again, alone (untimed: a message in ``channel`` with the answer button, and
+    what the move's surface shows now, copied into the button)."""
+    where = [t.channel, *(p.user.dm_channel for p in t.players if p.user.dm_channel is not None)]
+    msg = next(m for c in where for m in c.history() if m.id == moved)
+    AnswerButton.content, AnswerButton.copied = msg.content, msg
+    AnswerButton.png = await msg.attachments[0].read()
+    view = discord.ui.View(timeout=None).add_item(AnswerButton())
+    sent = await t.env.bot.get_partial_messageable(channel.id).send("answer", view=view)
+    target = next(m for m in channel.history() if m.id == sent.id)
+    return Click(lambda: t.spectator.click(target, custom_id=ANSWER_ID), target.id)
+
+
 async def _size_of_board(t: Table) -> tuple[int, int]:
     msg = board(t.channel)
     if not msg.attachments:
@@ -250,15 +312,16 @@ async def _size_of_board(t: Table) -> tuple[int, int]:
 async def play(game: str, moves: int, *, before_move: Callable[[], Any] | None = None) -> dict[str, Series]:
     """Seeded games of ``game`` until ``moves`` move clicks were timed (each after a refused and a
     floor click). ``before_move``/its result's ``__exit__``: a context around each timed move only."""
-    out = {"refused": Series(), "floor": Series(), "move": Series()}
+    out = {"refused": Series(), "floor": Series(), "move": Series(), "answer": Series()}
     render_pool.warm_up()  # the drawing processes ready, as in a bot that has run for a while
-    with tempfile.TemporaryDirectory() as tmp, _fast_idle(), no_recaps():
-        bot = bench_bot(str(Path(tmp) / "bench.db"), FloorButton)
+    with tempfile.TemporaryDirectory() as tmp, _fast_idle(SETTLE_IDLE), no_recaps():
+        bot = bench_bot(str(Path(tmp) / "bench.db"), FloorButton, AnswerButton)
         try:
             async with simcord.run(bot) as env:
                 stamps = Stamps(env.backend)
                 guild, channel, players = setup_table(env, 2)
                 spectator = guild.add_member(env.create_user("spectator"))
+                answers = guild.create_text_channel("answers")
                 view = discord.ui.View(timeout=None).add_item(FloorButton())
                 sent = await bot.get_partial_messageable(channel.id).send("floor", view=view)
                 floor_msg = next(m for m in channel.history() if m.id == sent.id)
@@ -271,9 +334,14 @@ async def play(game: str, moves: int, *, before_move: Callable[[], Any] | None =
                     assert r.ephemeral, "the spectator's click is refused privately"
                     await _timed(stamps, _floor(t, floor_msg), out["floor"])
                     click = await MOVERS[game](t)
+                    # a picture drawn before is reused (Ubongo's placements here repeat): time drawing it
+                    render_pool.forget_drawings(bands=False)
                     with before_move() if before_move else contextlib.nullcontext():
                         r = await _timed(stamps, click, out["move"])
                     assert r.acknowledged and not r.ephemeral, r.response and r.response.content
+                    assert click.image_of is not None
+                    await _timed(stamps, await _answer(t, click.image_of, answers), out["answer"])
+                    AnswerButton.done()
                     t.moves += 1
                     if game == "honga" and t.moves % JUMP_EVERY == 0:
                         await env.advance_time(PANEL_LIFETIME)
@@ -288,12 +356,13 @@ def _ratio(a: float, b: float) -> str:
 
 
 def rows_of(game: str, s: dict[str, Series]) -> list[Row]:
-    move, refused, floor = s["move"], s["refused"], s["floor"]
+    move, refused, floor, answer = s["move"], s["refused"], s["floor"], s["answer"]
     first = pct(move.first, 0.5) / pct(refused.first, 0.5)
     image50 = pct(move.image, 0.5) / pct(floor.image, 0.5)
     image90 = pct(move.image, 0.9) / pct(floor.image, 0.9)
     cpu = pct(move.cpu, 0.5) / pct(refused.cpu, 0.5)
-    floor_cpu = pct(floor.cpu, 0.5) / pct(refused.cpu, 0.5)
+    answer_cpu = pct(answer.cpu, 0.5) / pct(refused.cpu, 0.5)
+    drawing = pct(move.drawing, 0.5) / pct(refused.cpu, 0.5)
     n = len(move.first)
     return [
         Row(
@@ -321,9 +390,12 @@ def rows_of(game: str, s: dict[str, Series]) -> list[Row]:
         Row(
             f"{game}: CPU per move p50, x refused", f"{ms(pct(move.cpu, 0.5))} ({cpu:.1f}x)", "≤ 5x", cpu <= 5
         ),
-        # what one image answer costs here at all: the simulated Discord's upload handling, in this
-        # process, is most of it (read the row above against this one)
-        Row(f"{game}:   floor click's CPU p50, x refused", f"{ms(pct(floor.cpu, 0.5))} ({floor_cpu:.1f}x)"),
+        # the move's CPU taken apart: what its answer's two requests cost the simulated Discord by
+        # themselves, and what its picture cost the drawing processes (the rest is the bot's)
+        Row(
+            f"{game}:   of which its answer's requests alone / its drawing, x refused",
+            f"{ms(pct(answer.cpu, 0.5))} ({answer_cpu:.1f}x) / {ms(pct(move.drawing, 0.5))} ({drawing:.1f}x)",
+        ),
     ]
 
 

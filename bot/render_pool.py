@@ -239,11 +239,13 @@ def start_drawing(board: Board) -> None:
         _drawings.popitem(last=False)
 
 
-def forget_drawings() -> None:
-    """Drop every kept picture and deflated band (benchmarks time the drawing, not its reuse)."""
+def forget_drawings(bands: bool = True) -> None:
+    """Drop every kept picture, and every deflated band unless ``bands`` is False (benchmarks time
+    the drawing, not its reuse; without the bands, as a picture never drawn but like the last ones)."""
     _drawings.clear()
-    png.forget()
-    _forgotten[0] += 1
+    if bands:
+        png.forget()
+        _forgotten[0] += 1
 
 
 def _forget_failed(key: str) -> Callable[[asyncio.Future[bytes]], None]:

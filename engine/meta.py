@@ -11,8 +11,9 @@ rewrites the meta, and dropping them would silently lose another version's data.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from engine.core import Event, Outcome
@@ -66,6 +67,17 @@ class MatchMeta:
     recap: float | None = None  # when the recap of the finished game was taken on (once per match)
     broken: str | None = None  # why the stored match was set aside (it could not be decoded)
     extra: dict[str, Any] = field(default_factory=dict)  # unknown keys, kept as read (see above)
+
+    def copy(self) -> MatchMeta:
+        """A copy to change: its lists and unknown keys are its own; events, result and record are
+        frozen values, shared."""
+        return replace(
+            self,
+            events=list(self.events),
+            new_turn=list(self.new_turn),
+            pending=None if self.pending is None else list(self.pending),
+            extra=copy.deepcopy(self.extra),
+        )
 
     def dump(self) -> dict[str, Any]:
         """The stored JSON object: ``version``, and each field that is not at its default."""

@@ -12,7 +12,8 @@ from bench import clicks
 @pytest.mark.parametrize("game", clicks.GAMES)
 def test_each_game_is_timed_against_its_floors(game):
     series = asyncio.run(clicks.play(game, 2))
-    assert [len(series[k].first) for k in ("refused", "floor", "move")] == [2, 2, 2]
+    assert [len(series[k].first) for k in ("refused", "floor", "move", "answer")] == [2, 2, 2, 2]
+    assert len(series["move"].drawing) == 2
     assert len(series["move"].image) == 2 and all(t > 0 for t in series["move"].image)
     rows = clicks.rows_of(game, series)
     assert [r.aim for r in rows] == ["-", "≤ 4x", "≤ 3x", "≤ 5x", "≤ 5x", "-"]
