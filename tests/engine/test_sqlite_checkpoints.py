@@ -1,0 +1,92 @@
+"""The bot's SQLite store checkpoints its write-ahead log itself, beside its writer, instead of inside
+whichever commit crossed SQLite's automatic mark (that click waited for the copy)."""
+
+from __future__ import annotations
+
+import os
+import random
+import sqlite3
+
+import pytest
+
+from engine import store_sqlite
+from engine.compute import run_inline
+from engine.games.ugah import RULES
+from engine.match import Matches
+from engine.store_sqlite import SqliteStore
+from tests.engine.conftest import Clock
+
+
+class Moves:
+    """Committed moves of two-human Ugah matches, one after another (a new match when one ends)."""
+
+    def __init__(self, matches: Matches) -> None:
+        self.matches, self.rng, self.mid, self.channel = matches, random.Random(5), None, 0
+
+    async def play(self, count: int) -> None:
+        matches = self.matches
+        for _ in range(count):
+            m = (await matches.get(self.mid))[0] if self.mid is not None else None
+            if m is None or m.status != "active":
+                self.channel += 1
+                u = await matches.open_lobby("ugah", 1, self.channel, 1, "alice", {}, seed=self.channel)
+                u = await matches.lobby(u.match.id, u.match.version, 2, "bob", "join")
+                u = await matches.lobby(u.match.id, u.match.version, 1, "alice", "start")
+                self.mid = u.match.id
+            m, state = await matches.get(self.mid)
+            action = self.rng.choice(RULES.legal_actions(state, state.current))
+            await matches.act(self.mid, m.public_version, m.seats[state.current].user_id, action)
+
+
+def _wal_size(path: str) -> int:
+    return os.path.getsize(f"{path}-wal")
+
+
+async def test_the_bots_store_keeps_its_log_short_by_checkpointing_beside_the_writer(tmp_path, monkeypatch):
+    """Moves back to back, so every checkpoint beside the writer meets new writes and the log never
+    starts over by itself: past LOG_FRAMES_MAX the writer starts it over."""
+    monkeypatch.setattr(store_sqlite, "CHECKPOINT_EVERY", 20)
+    monkeypatch.setattr(store_sqlite, "LOG_FRAMES_MAX", 200)
+    path = str(tmp_path / "bot.db")
+    store = SqliteStore(path)
+    await store.open()
+    try:
+        assert await store._scalar("PRAGMA wal_autocheckpoint") == 0, "no checkpoint inside a commit"
+        moves = Moves(Matches(store, Clock(), turn_seconds=3600, run=run_inline))
+        await moves.play(60)
+        early = _wal_size(path)
+        await moves.play(300)
+        assert store._checkpointer is not None, "checkpoints ran on a connection of their own"
+        # the log starts over once copied: without the checkpoints it grows with every move
+        assert _wal_size(path) < 2 * early, (early, _wal_size(path))
+    finally:
+        await store.close()
+    with sqlite3.connect(path) as db:  # every move is in the file
+        assert db.execute("SELECT count(*) FROM actions").fetchone()[0] >= 360
+
+
+async def test_without_the_checkpoints_the_log_would_grow(tmp_path, monkeypatch):
+    """The control for the test above: the same moves with the store's checkpoints held back."""
+    monkeypatch.setattr(store_sqlite, "CHECKPOINT_EVERY", 10**9)
+    path = str(tmp_path / "bot.db")
+    store = SqliteStore(path)
+    await store.open()
+    try:
+        moves = Moves(Matches(store, Clock(), turn_seconds=3600, run=run_inline))
+        await moves.play(60)
+        early = _wal_size(path)
+        await moves.play(300)
+        assert _wal_size(path) > 3 * early
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize("exclusive", [False])
+async def test_a_store_opened_alongside_the_bots_leaves_checkpoints_to_sqlite(tmp_path, exclusive):
+    store = SqliteStore(str(tmp_path / "bot.db"), exclusive=exclusive)
+    await store.open()
+    try:
+        assert await store._scalar("PRAGMA wal_autocheckpoint") == 1000
+        assert not store._checkpoints
+    finally:
+        await store.close()
