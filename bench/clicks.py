@@ -19,7 +19,10 @@ Times are real (``time.perf_counter``): *first answer* is when the simulated Dis
 interaction's response; *image complete* is when the surface whose picture the move changes (the
 board; Ubongo: the workspace) was last edited with a new attachment, the click's other surfaces
 (pings, panels) aside. CPU is the process's (every thread) from the click until the bot settled, plus what
-the drawing processes spent on it (SETTLE_IDLE says how the settling is watched).
+the drawing processes spent on it. SimCord looks at the bot every millisecond while it settles, and
+that looking is counted too: a click that only waits 15 ms off the loop took 6.3-7.0 ms of CPU so
+watched, 3.3-3.5 ms at SimCord's own 50 ms, in the same wall time. A refused click, which waits for
+nothing, is cheapest so watched (2.2 ms, against 2.6 ms at 10 ms): kept, the ratios are not flattered.
 
 ``python -m bench --profile GAME`` plays the same clicks under a CPU profiler (yappi: every thread,
 render pool included) and prints the top costs of a move click.
@@ -58,12 +61,6 @@ from render import common
 ROOT = str(Path(__file__).resolve().parents[1]) + "/"
 GAMES = ("ugah", "uonga", "honga", "ubongo")
 FLOOR_ID = "bench:floor"
-# How often SimCord's settle loop looks at the bot while it waits (for its drawing processes, its
-# database thread). The round-trip benchmarks look every 1 ms, to time "until settled" finely; here
-# the times are stamped where SimCord records the answer and the image, and a click's CPU would carry
-# the looking: a click that only waits 15 ms off the loop took 6.3-7.0 ms of CPU at 1 ms, 3.9-4.1 ms
-# at 10 ms and 3.3-3.5 ms at SimCord's own 50 ms, in the same wall time.
-SETTLE_IDLE = 0.01
 ANSWER_ID = "bench:answer"
 
 
@@ -314,7 +311,7 @@ async def play(game: str, moves: int, *, before_move: Callable[[], Any] | None =
     floor click). ``before_move``/its result's ``__exit__``: a context around each timed move only."""
     out = {"refused": Series(), "floor": Series(), "move": Series(), "answer": Series()}
     render_pool.warm_up()  # the drawing processes ready, as in a bot that has run for a while
-    with tempfile.TemporaryDirectory() as tmp, _fast_idle(SETTLE_IDLE), no_recaps():
+    with tempfile.TemporaryDirectory() as tmp, _fast_idle(), no_recaps():
         bot = bench_bot(str(Path(tmp) / "bench.db"), FloorButton, AnswerButton)
         try:
             async with simcord.run(bot) as env:
