@@ -7,8 +7,6 @@ import os
 import random
 import sqlite3
 
-import pytest
-
 from engine import store_sqlite
 from engine.compute import run_inline
 from engine.games.ugah import RULES
@@ -81,9 +79,9 @@ async def test_without_the_checkpoints_the_log_would_grow(tmp_path, monkeypatch)
         await store.close()
 
 
-@pytest.mark.parametrize("exclusive", [False])
-async def test_a_store_opened_alongside_the_bots_leaves_checkpoints_to_sqlite(tmp_path, exclusive):
-    store = SqliteStore(str(tmp_path / "bot.db"), exclusive=exclusive)
+async def test_a_store_opened_alongside_the_bots_leaves_checkpoints_to_sqlite(tmp_path):
+    """A backup (or a tool) opening the bot's file beside it: SQLite's own checkpoints, as before."""
+    store = SqliteStore(str(tmp_path / "bot.db"), exclusive=False)
     await store.open()
     try:
         assert await store._scalar("PRAGMA wal_autocheckpoint") == 1000
