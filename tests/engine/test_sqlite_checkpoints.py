@@ -9,10 +9,11 @@ import sqlite3
 
 from engine import store_sqlite
 from engine.compute import run_inline
-from engine.games.ugah import RULES
 from engine.match import Matches
 from engine.store_sqlite import SqliteStore
 from tests.engine.conftest import Clock
+from tests.engine.test_many_tables import start_match
+from tests.engine.test_match import move
 
 
 class Moves:
@@ -22,18 +23,12 @@ class Moves:
         self.matches, self.rng, self.mid, self.channel = matches, random.Random(5), None, 0
 
     async def play(self, count: int) -> None:
-        matches = self.matches
         for _ in range(count):
-            m = (await matches.get(self.mid))[0] if self.mid is not None else None
+            m = (await self.matches.get(self.mid))[0] if self.mid is not None else None
             if m is None or m.status != "active":
                 self.channel += 1
-                u = await matches.open_lobby("ugah", 1, self.channel, 1, "alice", {}, seed=self.channel)
-                u = await matches.lobby(u.match.id, u.match.version, 2, "bob", "join")
-                u = await matches.lobby(u.match.id, u.match.version, 1, "alice", "start")
-                self.mid = u.match.id
-            m, state = await matches.get(self.mid)
-            action = self.rng.choice(RULES.legal_actions(state, state.current))
-            await matches.act(self.mid, m.public_version, m.seats[state.current].user_id, action)
+                self.mid = await start_match(self.matches, self.channel, seed=self.channel)
+            await move(self.matches, self.mid, self.rng)
 
 
 def _wal_size(path: str) -> int:
