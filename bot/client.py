@@ -22,7 +22,8 @@ from bot.router import Router, is_moderator
 from bot.surfaces import DiscordSend, Surfaces, replay_viewer
 from engine import compute
 from engine.errors import DatabaseBusy, EngineError
-from engine.match import CLOCK_WATCH_SECONDS, Matches, Update
+from engine.match import CLOCK_WATCH_SECONDS, Matches
+from engine.signals import SetAside, Signal, TimerFired, TimerHeld
 from engine.store import StoreBusy, StoreError, open_store
 
 log = logging.getLogger(__name__)
@@ -101,16 +102,16 @@ class GameBot(commands.AutoShardedBot):
         self.store = open_store(database)
         self.owns = owner(shard_count, shard_ids)
         self._checking: asyncio.Task[int] | None = None
+        self._background: set[asyncio.Task[None]] = set()  # the engine's signals' follow-ups
         self.matches = Matches(
             self.store,
             _now,
             turn_seconds=turn_seconds,
-            on_timer_update=self._timer_update,
             owns=self.owns,
             clock_watch_seconds=clock_watch_seconds,
         )
         self.surfaces = Surfaces(self.matches, self.store, DiscordSend(self), _now)
-        self.matches.on_timer_held = self.surfaces.held.update
+        self.matches.signals.subscribe(self._heard)
         self.router = Router(self.matches, self.surfaces, self.within_limits, self._replay_step)
         self.dev_guild_id = dev_guild_id
 
@@ -129,7 +130,7 @@ class GameBot(commands.AutoShardedBot):
         else:
             await self.tree.sync()
         try:
-            count = await self.matches.recover(self._broken)
+            count = await self.matches.recover()
         except (
             StoreBusy,
             DatabaseBusy,
@@ -218,13 +219,19 @@ class GameBot(commands.AutoShardedBot):
             except discord.HTTPException:
                 pass  # no access right now is not proof that it is gone
 
-    async def _timer_update(self, update: Update) -> None:
-        self.surfaces.changed(update.match.id)
+    def _heard(self, signal: Signal) -> None:
+        """What the engine did that no caller shows: a timer's commits, a timer held, a match set aside."""
+        if isinstance(signal, TimerFired):
+            self.surfaces.changed(signal.update.match.id)
+        elif isinstance(signal, TimerHeld):
+            self.surfaces.held.update(signal.match_id, signal.held)
+        elif isinstance(signal, SetAside) and signal.channel_id is not None:
+            task = asyncio.get_running_loop().create_task(self._broken(signal.channel_id))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
 
-    async def _broken(self, match_id: int, channel_id: int | None) -> None:
+    async def _broken(self, channel_id: int) -> None:
         """A stored match that cannot be decoded was set aside: say so in its channel."""
-        if channel_id is None:
-            return
         text = translator(None)("match.set_aside")
         with contextlib.suppress(discord.HTTPException):
             await self.get_partial_messageable(channel_id).send(text)

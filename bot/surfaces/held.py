@@ -1,6 +1,6 @@
 """The notice that a match's clock is held up: a due timer (a turn limit, a countdown) keeps failing
 to fire because the database cannot be written (a full disk). The engine keeps retrying; after a few
-seconds it says so (``Matches.on_timer_held``), and one short reply to the board tells the channel.
+seconds it says so (``engine.signals.TimerHeld``), and one short reply to the board tells the channel.
 It is deleted when the timer fires at last. Kept in memory only: the database is what is failing."""
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ class HeldNotice:
         return []  # not a view of the committed state: only ``update`` brings it in line
 
     def update(self, match_id: int, held: bool) -> None:
-        """The engine's word (``Matches.on_timer_held``): the match's due timer cannot fire (True),
+        """The engine's word (``engine.signals.TimerHeld``): the match's due timer cannot fire (True),
         or fired at last (False). Returns at once; the match's reconciler posts or deletes."""
         if self.hub._closing:
             return  # (a timer cancelled at shutdown: its notice stays, like the process's others)

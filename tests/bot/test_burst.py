@@ -21,6 +21,7 @@ from bot.i18n import translator
 from tests.bot.concurrent import concurrent_clicks
 from tests.bot.helpers import board, button_id, custom_ids
 from tests.conftest import create_database
+from tests.replayed import replayed
 
 GAMES = int(__import__("os").environ.get("BURST_GAMES", 200))
 TR = translator("en")
@@ -116,7 +117,7 @@ async def test_a_burst_of_clicks_in_200_games_is_answered_in_time_and_never_busy
             assert slowest < 3.0, f"the slowest answer took {slowest:.2f} s (Discord allows 3 s)"
             for _, _, mid in games:  # each move kept exactly once
                 assert len(player_moves(await bot.store.actions(mid))) == before[mid] + 1
-                assert await bot.matches.replay(mid) == (await bot.matches.get(mid))[1]
+                assert await replayed(bot.matches, mid) == (await bot.matches.get(mid))[1]
     finally:
         await bot.matches.close()
         await bot.store.close()

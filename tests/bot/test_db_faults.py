@@ -12,6 +12,7 @@ import random
 from bot.i18n import translator
 from engine.store import StoreUnsure
 from tests.bot.helpers import board, custom_ids, open_and_start, setup_table
+from tests.replayed import replayed
 
 TR = translator("en")
 
@@ -41,4 +42,4 @@ async def test_a_move_the_database_did_not_confirm_is_said_so_and_shown_once_it_
     after, _ = await env.bot.matches.get(mid)
     assert after.version > m.version, "the move was kept"
     assert {cid.split(":")[2] for cid in custom_ids(board(channel), "g:")} == {str(after.public_version)}
-    assert await env.bot.matches.replay(mid) == (await env.bot.matches.get(mid))[1]
+    assert await replayed(env.bot.matches, mid) == (await env.bot.matches.get(mid))[1]

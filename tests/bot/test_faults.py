@@ -17,6 +17,7 @@ from tests.bot.helpers import (
     public_messages,
     setup_table,
 )
+from tests.replayed import replayed
 
 # SimCord records every injected HTTP error a bot call raised, even those the bot handled; the
 # autouse `logged_errors` fixture still fails a test on any exception the bot did not handle.
@@ -34,7 +35,7 @@ ROUTES = {
 async def assert_in_line(env, channel, mid):
     """The database equals its replay and the channel shows the latest committed state."""
     m, state = await env.bot.matches.get(mid)
-    assert await env.bot.matches.replay(mid) == state
+    assert await replayed(env.bot.matches, mid) == state
     expected = await env.bot.surfaces.public_board(m, state)
     assert board(channel).content == expected.content
     assert board(channel).id == await board_message_id(env, mid)

@@ -38,6 +38,7 @@ from tests.bot.helpers import (
 )
 from tests.bot.test_settings import FAKE
 from tests.engine.test_store_faults import fill_disk, read_only
+from tests.replayed import replayed
 
 TR = translator(None)
 
@@ -79,12 +80,12 @@ async def test_clicks_in_three_channels_at_once_are_all_applied(simcord_env):
         refused += sum(r.ephemeral for r in results)
     assert answered > 30 and refused == 0, f"{refused} of {answered} legitimate moves refused"
     for _, _, mid in games:
-        assert await env.bot.matches.replay(mid) == (await env.bot.matches.get(mid))[1]
+        assert await replayed(env.bot.matches, mid) == (await env.bot.matches.get(mid))[1]
 
 
 async def test_a_failed_computer_commit_never_reports_the_players_move_as_failed(simcord_env, monkeypatch):
     env = simcord_env
-    monkeypatch.setattr("engine.match.RETRY_SECONDS", (1,))
+    monkeypatch.setattr("engine.clock.RETRY_SECONDS", (1,))
     _, channel, players = setup_table(env, 1)
     mid = await open_and_start(env, channel, players, ai=1)
     real, failed = env.bot.store.commit, []
@@ -114,7 +115,7 @@ async def test_a_failed_computer_commit_never_reports_the_players_move_as_failed
     log = await env.bot.store.actions(mid)
     assert len(player_moves(log)) == answered, "every move answered as done was saved"
     assert any(a.source == "computer" and a.version >= failed[0] for a in log), "the computer moved on"
-    assert await env.bot.matches.replay(mid) == (await env.bot.matches.get(mid))[1]
+    assert await replayed(env.bot.matches, mid) == (await env.bot.matches.get(mid))[1]
 
 
 # ---- 3 and 4: start-up failures: one line on stderr, exit 2 ---------------------------------------
@@ -326,7 +327,7 @@ async def test_disk_full_logs_the_cause_and_afterwards_one_board_and_every_click
     with_controls = [m for m in public_messages(channel) if custom_ids(m)]
     _, state = await env.bot.matches.get(mid)
     assert [b.id for b in with_controls] == [await board_message_id(env, mid)], "one board with controls"
-    assert await env.bot.matches.replay(mid) == state
+    assert await replayed(env.bot.matches, mid) == state
 
 
 # ---- 6: another process holding the database lock ---------------------------------------------

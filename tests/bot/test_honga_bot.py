@@ -21,6 +21,7 @@ from engine.games.honga_data import BONUS_CARDS, DISKS, FIELDS, SPACES
 from render.honga import EN_LABELS
 from tests.bot.helpers import board, button_id, custom_ids, restart, setup_table
 from tests.kit_honga import HongaKit, open_panel
+from tests.replayed import replayed
 
 KIT = HongaKit()
 DAY = 86400  # a turn limit that never runs out while virtual time jumps ahead
@@ -82,7 +83,7 @@ async def test_people_and_computers_play_to_the_end(simcord_env, humans):
     assert "winners" in final.attachments[0].description
     actions = await env.bot.store.actions(mid)
     assert {a.source for a in actions} >= {"player", "computer"}
-    assert await env.bot.matches.replay(mid) == state
+    assert await replayed(env.bot.matches, mid) == state
 
 
 async def test_a_restart_in_the_middle_of_a_turn_resumes_there(simcord_env, bot_factory):
@@ -397,7 +398,7 @@ async def test_five_computers_play_to_the_end(simcord_env):
     assert "winners" in final.attachments[0].description
     sources = {a.source for a in await env.bot.store.actions(mid)}
     assert sources == {"timeout", "computer"}, "nobody clicked"
-    assert await env.bot.matches.replay(mid) == state
+    assert await replayed(env.bot.matches, mid) == state
 
 
 def _third_card(state) -> str | None:

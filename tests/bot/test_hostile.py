@@ -15,6 +15,7 @@ from engine.games.ugah import RULES
 from tests.bot.concurrent import concurrent_clicks
 from tests.bot.helpers import board, custom_ids, open_and_start, play_one, setup_table
 from tests.bot.test_settings import FAKE
+from tests.replayed import replayed
 
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -44,7 +45,7 @@ async def test_fifty_simultaneous_clicks_apply_exactly_one_move(simcord_env):
     assert len(results) == 50 and all(r.acknowledged for r in results)
     assert sum(not r.ephemeral for r in results) == 1
     assert sum(1 for a in await env.bot.store.actions(mid) if a.source == "player") == 1
-    assert await env.bot.matches.replay(mid) == (await env.bot.matches.get(mid))[1]
+    assert await replayed(env.bot.matches, mid) == (await env.bot.matches.get(mid))[1]
 
 
 custom_id_text = st.one_of(

@@ -14,6 +14,7 @@ from tests.kit_honga import HongaKit
 from tests.kit_ubongo import UbongoKit
 from tests.kit_uonga import UongaKit
 from tests.kits import Click, Kit, TallyKit, UgahKit
+from tests.replayed import replayed
 
 # Every game's kit (tests/kit_<game>.py for the games added after Ugah); the toy game's too.
 KITS: list[Kit] = [UgahKit(), TallyKit(), HongaKit(), UongaKit(), UbongoKit()]
@@ -28,7 +29,7 @@ def kit(request, monkeypatch) -> Kit:
 
 async def consistent(env, mid):
     _, state = await env.bot.matches.get(mid)
-    assert await env.bot.matches.replay(mid) == state, "seed + action log replays to the stored state"
+    assert await replayed(env.bot.matches, mid) == state, "seed + action log replays to the stored state"
     return state
 
 

@@ -9,6 +9,7 @@ import discord
 
 from bot.games import UIS
 from tests.bot.helpers import board, custom_ids, open_and_start, play_one, setup_table
+from tests.replayed import replayed
 
 
 async def test_a_game_can_choose_a_components_v2_message(simcord_env, monkeypatch):
@@ -30,4 +31,4 @@ async def test_a_game_can_choose_a_components_v2_message(simcord_env, monkeypatc
     assert isinstance(msg.components[1], discord.components.MediaGalleryComponent)
     assert [a.filename for a in msg.attachments] == ["ugah.png"], "one image, the one the layout shows"
     assert custom_ids(msg, "h:"), "controls sit in action rows after the text and image"
-    assert await env.bot.matches.replay(mid) == (await env.bot.matches.get(mid))[1]
+    assert await replayed(env.bot.matches, mid) == (await env.bot.matches.get(mid))[1]

@@ -9,6 +9,7 @@ import pytest
 from engine.core import SYSTEM
 from tests.bot.concurrent import concurrent_dm_clicks
 from tests.bot.helpers import board, button_id, dms_closed, restart, setup_table
+from tests.replayed import replayed
 from toy import rules as toy
 from toy.ui import register
 
@@ -92,7 +93,7 @@ async def test_clicks_do_not_move_a_running_countdown_and_a_restart_keeps_it(sim
     assert m.status == "finished" and state.phase == "over"
     log = await env.bot.store.actions(mid)
     assert (log[-1].seat, log[-1].action, log[-1].source) == (SYSTEM, "close", "timer")
-    assert await env.bot.matches.replay(mid) == state, "seed + action log (with the expiry) = state"
+    assert await replayed(env.bot.matches, mid) == state, "seed + action log (with the expiry) = state"
     assert "Tally: over" in board(channel).content
 
 

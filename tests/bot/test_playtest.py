@@ -40,6 +40,7 @@ from tests.bot.helpers import (
     play_one,
     setup_table,
 )
+from tests.replayed import replayed
 
 UI = UgahUI()
 TR = translator(None)
@@ -402,7 +403,7 @@ async def test_6_single_legal_action_is_played_and_announced(simcord_env):
         announced += len(forced)
     logged = await env.bot.store.actions(mid)
     assert announced >= 3 and sum(a.source == "forced" for a in logged) >= announced
-    assert await env.bot.matches.replay(mid) == (await env.bot.matches.get(mid))[1]
+    assert await replayed(env.bot.matches, mid) == (await env.bot.matches.get(mid))[1]
 
 
 # ---- 7. wording ---------------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from bench.sim import SIM_CLOCK_WATCH
 from bot.client import create_bot, owner
 from tests.bot.helpers import board, button_id
 from tests.bot.test_ubongo_bot import place_next
+from tests.replayed import replayed
 
 SHARDS = 2
 
@@ -114,7 +115,7 @@ async def test_dm_clicks_reach_shard_0_and_play_a_match_of_a_guild_on_another_sh
 
         await until(env, countdown_armed, "shard 1 re-arms the countdown")
         assert shard1.matches.armed(mid) and not shard0.matches.armed(mid)
-        assert await shard1.matches.replay(mid) == state
+        assert await replayed(shard1.matches, mid) == state
         with contextlib.suppress(Exception):
             await shard1.matches.close()  # the detached process stops before the simulation does
 

@@ -12,6 +12,7 @@ import pytest
 from bot.locales.en import MESSAGES
 from tests.bot.helpers import open_and_start, setup_table
 from tests.bot.test_ubongo_bot import solve_by_dm, start_ubongo
+from tests.replayed import replayed
 
 HELD = MESSAGES["match.clock_held"]
 LIMIT = 120  # the turn limit and the countdown: due long after the step, so the clock watch sees it first
@@ -65,7 +66,7 @@ async def test_games_nobody_plays_finish_at_their_deadlines_when_the_wall_clock_
     m, _ = await env.bot.matches.get(ugah)
     assert m.status == "finished" and all(s.away for s in m.seats), turns
     for mid in (ugah, ubongo):
-        assert await env.bot.matches.replay(mid) == (await env.bot.matches.get(mid))[1]
+        assert await replayed(env.bot.matches, mid) == (await env.bot.matches.get(mid))[1]
 
 
 async def test_a_full_disk_holds_the_countdown_says_so_and_it_fires_as_soon_as_space_returns(
@@ -107,6 +108,6 @@ async def test_a_full_disk_holds_the_countdown_says_so_and_it_fires_as_soon_as_s
     assert state.round == 2 and state.history[0]["reason"] == "countdown"
     log = await env.bot.store.actions(mid)
     assert (log[-1].action, log[-1].source) == ("stop.1", "timer"), "its firing is logged once"
-    assert await env.bot.matches.replay(mid) == state, "nothing lost"
+    assert await replayed(env.bot.matches, mid) == state, "nothing lost"
     await env.advance_time(1)
     assert not notices(), "the line went once the clock ran again"

@@ -24,6 +24,7 @@ from render.ubongo import EN_LABELS
 from tests.bot.concurrent import concurrent_dm_clicks
 from tests.bot.helpers import board, button_id, custom_ids, dms_closed, pings, restart, setup_table
 from tests.kit_ubongo import button, choose_piece, dm_board, option_values, place_click, select_of
+from tests.replayed import replayed
 
 ROWS = re.compile(r"rows top to bottom \(# is a square to cover\): (.*?)\. Placed")
 
@@ -99,7 +100,7 @@ async def test_a_two_player_race_solved_in_the_dms_to_the_end(simcord_env):
     m, state = await env.bot.matches.get(mid)
     assert m.status == "finished" and state.phase == "over"
     assert most <= 12, f"an A task took {most} clicks"
-    assert await env.bot.matches.replay(mid) == state
+    assert await replayed(env.bot.matches, mid) == state
     assert [len(h["solved"]) for h in state.history] == [2] * 8
     assert len([a for a in await env.bot.store.actions(mid) if a.source == "player"]) == 8 * 2 * 3
     print("most clicks for an A task:", most)
@@ -160,7 +161,7 @@ async def test_the_countdown_holds_through_placements_and_a_restart_and_its_end_
     assert state.round == 2 and state.history[0]["reason"] == "countdown"
     log = await env.bot.store.actions(mid)
     assert (log[-1].seat, log[-1].action, log[-1].source) == (SYSTEM, "stop.1", "timer")
-    assert await env.bot.matches.replay(mid) == state, "seed + log (with the expiry) = state"
+    assert await replayed(env.bot.matches, mid) == state, "seed + log (with the expiry) = state"
     assert "Round 1 over (the countdown ran out)" in board(channel).content
 
 
@@ -305,7 +306,7 @@ async def test_a_lone_player_races_two_computers_to_the_end(simcord_env, monkeyp
     theirs = [h["round"] for h in state.history if {1, 2} & set(h["solved"])]
     assert {2, 4, 6, 8} <= set(theirs), "the computers solved the rounds she left them"
     assert {a.source for a in await env.bot.store.actions(mid)} >= {"player", "computer"}
-    assert await env.bot.matches.replay(mid) == state
+    assert await replayed(env.bot.matches, mid) == state
     assert "Game over" in board(channel).content and "Game over" in dm_board(alice).content
 
 

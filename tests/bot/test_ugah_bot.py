@@ -22,6 +22,7 @@ from tests.bot.helpers import (
     restart,
     setup_table,
 )
+from tests.replayed import replayed
 
 
 async def play_to_end(env, channel, players, mid, rng, limit=600):
@@ -53,7 +54,7 @@ async def test_full_four_player_game_by_clicking(simcord_env):
     assert final.attachments[0].description and "Final scores" in final.attachments[0].description
     _, state = await env.bot.matches.get(mid)
     assert RULES.outcome(state) is not None
-    assert await env.bot.matches.replay(mid) == state
+    assert await replayed(env.bot.matches, mid) == state
 
 
 async def test_restart_mid_game_old_buttons_keep_working(simcord_env, bot_factory):
@@ -141,7 +142,7 @@ async def test_next_click_after_a_failed_edit_shows_the_latest_board(simcord_env
     await env.bot.surfaces.settle(mid)
     expected = await env.bot.surfaces.public_board(m, state)
     assert board(channel).content == expected.content
-    assert await env.bot.matches.replay(mid) == state
+    assert await replayed(env.bot.matches, mid) == state
     r = await play_one(env, channel, players, mid, rng)
     assert not r.ephemeral
 

@@ -12,6 +12,7 @@ from engine.games.uonga_ai import COMPUTER
 from render.uonga import EN_LABELS
 from tests.bot.helpers import board, button_id, custom_ids, forge_first_button, restart, setup_table
 from tests.kit_uonga import play, prepare
+from tests.replayed import replayed
 
 # A placement (host = alice = Cavemen) after which the Youngling move e1->d2 ties the herd c3+d3
 # (E6: four Cavemen around each), a2->a3 captures nothing, and the Hunter on a1 shows a blocked
@@ -235,7 +236,7 @@ async def test_human_against_human_to_the_end_by_clicking(simcord_env):
         "a finished game offers a rematch and its lessons, and no game control"
     )
     assert "Points: Cavemen" in final.attachments[0].description
-    assert await env.bot.matches.replay(mid) == state
+    assert await replayed(env.bot.matches, mid) == state
 
 
 async def test_human_against_the_computer_to_the_end(simcord_env):
@@ -258,7 +259,7 @@ async def test_human_against_the_computer_to_the_end(simcord_env):
     m, state = await env.bot.matches.get(mid)
     assert m.status == "finished" and "Game over" in board(channel).content
     assert any(a.source == "computer" for a in await env.bot.store.actions(mid)) and told > 3
-    assert await env.bot.matches.replay(mid) == state
+    assert await replayed(env.bot.matches, mid) == state
 
 
 async def test_a_restart_keeps_the_old_buttons_and_the_selection_working(simcord_env, bot_factory):

@@ -11,6 +11,7 @@ import pytest
 
 from engine.match import Matches
 from tests.engine.test_match import start_two
+from tests.replayed import replayed
 
 WATCH = 0.2  # the clock watch's period here, so the tests wait little (production: CLOCK_WATCH_SECONDS)
 TURN = 10
@@ -75,7 +76,7 @@ async def test_a_step_back_neither_fires_early_nor_drops_the_timer(stepped):
     at = await fired_at(matches, wall, mid, 2.0)
     assert at is not None, "dropped, or waiting 25 s too long"
     assert due - 0.01 <= at <= due + 0.15
-    assert await matches.replay(mid) == (await matches.get(mid))[1]
+    assert await replayed(matches, mid) == (await matches.get(mid))[1]
 
 
 async def test_a_step_forward_fires_at_the_due_time_not_late(stepped):
@@ -96,8 +97,8 @@ async def test_a_step_back_too_small_for_the_watch_waits_again_after_the_early_w
 
 async def test_the_watch_runs_only_while_a_timer_waits(stepped):
     matches, _, mid, _ = await stepped(TURN)
-    assert matches._watch is not None
+    assert matches.clock._watch is not None
     m, _ = await matches.get(mid)
     await matches.end(mid, m.seats[0].user_id, moderator=True)
     await asyncio.sleep(WATCH * 1.5)
-    assert matches._watch is None and not matches.armed(mid)
+    assert matches.clock._watch is None and not matches.armed(mid)

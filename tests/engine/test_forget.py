@@ -10,6 +10,7 @@ import pytest
 
 from engine.errors import StillPlaying
 from tests.engine.test_ratings import ALICE, BOB, CAROL, GUILD, play_out, start
+from tests.replayed import replayed
 
 
 @pytest.fixture
@@ -42,7 +43,7 @@ async def test_forgetting_a_user_deletes_their_stats_and_records_and_anonymises_
     assert [(s.user_id, s.name, s.ai) for s in m.seats] == [(None, "", False), (BOB, f"p{BOB}", False)]
     assert m.status == "finished" and state == final
     assert await matches.store.actions(mid) == moves  # the moves stay (they are the game)...
-    assert await matches.replay(mid) == final  # ... and the replay still steps to the end
+    assert await replayed(matches, mid) == final  # ... and the replay still steps to the end
     assert [s.user_id for s in (await matches.get(other))[0].seats] == [BOB, CAROL]
 
     again = await matches.forget_user(ALICE)  # nothing left to forget

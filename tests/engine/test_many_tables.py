@@ -13,6 +13,7 @@ import pytest
 from engine.compute import run_inline
 from engine.games.ugah import RULES
 from engine.match import Matches
+from tests.replayed import replayed
 
 
 @pytest.fixture
@@ -63,7 +64,7 @@ async def test_moves_in_different_channels_at_the_same_moment_are_all_applied(en
             refused += sum(isinstance(r, BaseException) for r in results)
             applied += sum(not isinstance(r, BaseException) for r in results)
         for mid in mids:  # every applied move is in the log, and each state equals its replay
-            assert await matches.replay(mid) == (await matches.get(mid))[1]
+            assert await replayed(matches, mid) == (await matches.get(mid))[1]
     print(f"\ncross-channel races: {applied} moves applied, {refused} refused")
     assert refused == 0 and applied > 200
 
@@ -92,7 +93,7 @@ async def test_ten_thousand_random_clicks_over_fifty_matches_none_refused(engine
     )
     assert refused == 0 and clicks == 10_000 and finished > 0
     for mid in rng.sample(live, 10):
-        assert await matches.replay(mid) == (await matches.get(mid))[1]
+        assert await replayed(matches, mid) == (await matches.get(mid))[1]
 
 
 async def test_three_games_due_at_once_all_move_on_although_the_first_firing_fails(
@@ -101,7 +102,7 @@ async def test_three_games_due_at_once_all_move_on_although_the_first_firing_fai
     """Issue 7.2: a timer whose firing failed was logged and never re-armed (2 of 3 games stuck for
     12 virtual hours). Now it is retried with backoff until it succeeds."""
     matches, clock, new_store = engine
-    monkeypatch.setattr("engine.match.RETRY_SECONDS", (0.05, 0.1))
+    monkeypatch.setattr("engine.clock.RETRY_SECONDS", (0.05, 0.1))
     mids = [await start_match(matches, 500 + i, seed=i) for i in range(3)]
     before = {mid: (await matches.get(mid))[1].turn for mid in mids}
     # the process stops; nobody plays; every turn limit is long over when it starts again
@@ -134,7 +135,7 @@ async def test_three_games_due_at_once_all_move_on_although_the_first_firing_fai
         for mid in mids:  # the timeout turn was played and logged like any other
             m, state = await fresh.get(mid)
             assert any(s.away for s in m.seats) and m.deadline is not None, "still a way forward"
-            assert await fresh.replay(mid) == state
+            assert await replayed(fresh, mid) == state
     finally:
         await fresh.close()
         await store.close()

@@ -13,6 +13,7 @@ from engine.games.ugah import RULES
 from engine.match import Matches
 from engine.migrations import SQLITE as MIGRATIONS
 from engine.store_sqlite import SqliteStore as Store
+from tests.replayed import replayed
 
 
 @pytest.fixture
@@ -70,7 +71,7 @@ async def test_committed_state_equals_replay_and_survives_a_new_process(engine):
     for _ in range(15):
         await move(matches, mid, rng)
     m, state = await matches.get(mid)
-    assert await matches.replay(mid) == state
+    assert await replayed(matches, mid) == state
     await matches.close()
     await matches.store.close()  # the process ends; a new one opens the file
     store2 = new_store("m.db")
@@ -99,7 +100,7 @@ async def test_failed_commit_leaves_the_database_and_the_next_move_consistent(en
     m, state = await matches.get(mid)
     assert (m.version, RULES.dump(state)) == before
     await move(matches, mid, random.Random(2))
-    assert await matches.replay(mid) == (await matches.get(mid))[1]
+    assert await replayed(matches, mid) == (await matches.get(mid))[1]
 
 
 async def test_concurrent_acts_on_one_version_apply_once(engine):
@@ -167,7 +168,7 @@ async def test_bad_options_are_refused_when_the_lobby_opens(engine):
 
 async def test_finished_matches_leave_the_memory_cache(engine, monkeypatch):
     matches, _, _ = engine
-    monkeypatch.setattr("engine.match.CACHE_LIMIT", 1)
+    monkeypatch.setattr("engine.writer.CACHE_LIMIT", 1)
     mid = await start_two(matches)
     await matches.end(mid, 100, moderator=False)
     live = await matches.open_lobby("ugah", 1, 99, 100, "alice", {})

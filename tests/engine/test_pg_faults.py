@@ -20,6 +20,7 @@ from engine.registry import rules_for
 from engine.store import CALL_SECONDS
 from engine.store_postgres import PostgresStore
 from tests.engine.conftest import Clock
+from tests.replayed import replayed
 from tools import pgserver
 
 IN_TIME = CALL_SECONDS + 0.5
@@ -81,7 +82,7 @@ async def intact(matches: Matches, mid: int, accepted: int, before: int) -> None
     matches._cache.pop(mid, None)
     m, state = await matches.get(mid)
     assert m.version == stored.version
-    assert await matches.replay(mid) == state
+    assert await replayed(matches, mid) == state
     players = [a for a in await matches.store.actions(mid) if a.source == "player"]
     assert len(players) == before + accepted
 

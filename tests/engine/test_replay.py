@@ -10,6 +10,7 @@ import pytest
 from engine.errors import LobbyError
 from engine.games.ugah import RULES
 from engine.match import HISTORIES, Matches
+from tests.replayed import replayed
 
 
 @pytest.fixture
@@ -41,7 +42,7 @@ async def test_history_steps_from_the_start_to_the_final_state(matches):
     assert len(steps) == len(actions) + 1 and steps[0].action is None
     assert steps[0].state == RULES.setup(2, m.seed, m.options)
     assert [s.action for s in steps[1:]] == actions
-    assert steps[-1].state == state == await matches.replay(mid)
+    assert steps[-1].state == state == await replayed(matches, mid)
     assert RULES.outcome(steps[-1].state) is not None
     assert all(RULES.outcome(s.state) is None for s in steps[:-1]), "over only at the end"
     assert await matches.history(mid) is steps, "a finished match's history is kept"

@@ -16,10 +16,12 @@ from engine.compute import run_inline
 from engine.errors import DatabaseBusy, LobbyError, StaleAction
 from engine.match import Matches
 from engine.migrations import SQLITE as MIGRATIONS
+from engine.signals import SetAside
 from engine.store import BUSY_SECONDS, StoreBusy, StoreError
 from engine.store_sqlite import SqliteStore as Store
 from engine.store_sqlite import _InThread
 from tests.engine.conftest import Clock
+from tests.replayed import replayed
 
 
 @pytest.fixture
@@ -198,17 +200,17 @@ async def test_bad_bytes_in_one_match_set_it_aside_and_the_others_go_on(tmp_path
     fresh = Matches(store, Clock(), turn_seconds=3600, run=run_inline)
     told: list[tuple[int, int | None]] = []
 
-    async def on_broken(mid: int, channel: int | None) -> None:
-        told.append((mid, channel))
-
+    fresh.signals.subscribe(
+        lambda s: told.append((s.match_id, s.channel_id)) if isinstance(s, SetAside) else None
+    )
     try:
-        assert await fresh.recover(on_broken) == 3, "start-up decodes nothing: every live match is armed"
+        assert await fresh.recover() == 3, "start-up decodes nothing: every live match is armed"
         assert await fresh.check_live() == 1, "then each is decoded once; the broken ones are set aside"
         assert sorted(told) == [(bytes_bad, 11), (json_bad, 12)]
         assert await store.live_ids() == [good]
         assert [m.id for m in await store.live_matches()] == [good]
         await move(fresh, good)  # the others go on
-        assert await fresh.replay(good) == (await fresh.get(good))[1]
+        assert await replayed(fresh, good) == (await fresh.get(good))[1]
         await fresh.open_lobby("ugah", 1, 11, 100, "alice", {})  # its channel is not blocked
     finally:
         await fresh.close()
@@ -259,7 +261,7 @@ async def test_disk_full_raises_the_real_cause_and_the_next_move_works(engine, m
     full[0] = False  # space is back
     await move(matches, mid)
     await move(matches, mid)
-    assert await matches.replay(mid) == (await matches.get(mid))[1]
+    assert await replayed(matches, mid) == (await matches.get(mid))[1]
     assert (await matches.store.get(mid)).version >= before[0] + 2
 
 
@@ -288,7 +290,7 @@ async def test_another_process_holding_the_lock_answers_busy_in_time_and_reads_g
         holder.close()
     for mid in mids:  # the lock is gone: every channel moves again
         await move(matches, mid)
-        assert await matches.replay(mid) == (await matches.get(mid))[1]
+        assert await replayed(matches, mid) == (await matches.get(mid))[1]
 
 
 # ---- 9: options sent raw are checked by the engine --------------------------------------------
@@ -343,7 +345,7 @@ async def test_a_turn_limit_retried_while_the_disk_is_full_decides_only_once(ope
     update = await matches.tick(mid)
     assert update is not None and any(s.away for s in update.match.seats), "the turn was played"
     assert searched == ["play_turn"]
-    assert await matches.replay(mid) == (await matches.get(mid))[1]
+    assert await replayed(matches, mid) == (await matches.get(mid))[1]
 
 
 async def test_a_move_crosses_into_the_database_thread_once(engine):

@@ -16,6 +16,7 @@ from engine.errors import EngineError
 from engine.games.ugah import RULES
 from engine.match import Matches
 from engine.store_postgres import PostgresStore
+from tests.replayed import replayed
 
 ACTIVE, IDLE = 8, 4  # matches both processes click on; matches nobody clicks (their turn limit fires)
 CLICK_SECONDS = 4.0
@@ -100,7 +101,7 @@ async def test_two_processes_racing_on_the_same_matches_lose_nothing_and_double_
         timeouts = collections.Counter()
         for mid in active + idle:
             _, state = await judge.get(mid)
-            assert await judge.replay(mid) == state, f"match {mid} equals the replay of its log"
+            assert await replayed(judge, mid) == state, f"match {mid} equals the replay of its log"
             log = await judge.store.actions(mid)
             versions = [a.version for a in log]
             assert versions == sorted(set(versions)), "each version is written once"
