@@ -11,7 +11,7 @@ Clicks rotate (no-op, move, move with the board image swapped for a fixed PNG, .
 hits all alike; the third series shows how much of a move is the render.
 
 SimCord's settle loop polls every 50 ms when only loop callbacks remain, which a lone ``defer`` hits
-and a move does not: the no-op would read ~51 ms. As in shared/testing/conftest_example.py
+and a move does not: the no-op would read ~51 ms. As SimCord's example test set-up does
 (SIMCORD_FAST_IDLE, private API of the pinned SimCord) the bench lowers that poll to 1 ms.
 """
 

@@ -1,4 +1,4 @@
-"""Screenshot of a game as a Discord user sees it (message text, buttons, board), for the README.
+"""Screenshot of a game as a Discord user sees it (message text, buttons, board), for the docs.
 
 Not part of the test suite: needs ``pip install 'simcord[preview]==3.2.1'`` and Debian's ``chromium``.
 Run from the repository root: ``.venv/bin/python -m tools.preview_screenshot docs/images/discord_preview.png``.

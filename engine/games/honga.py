@@ -1,4 +1,4 @@
-"""Honga rules engine (spec: shared/rules/honga.md, clauses R1-R45, decisions A1-A19).
+"""Honga rules engine (rules: docs/rules/honga.md, clauses R1-R45, decisions A1-A20).
 
 Pure and deterministic: every shuffle comes from the Rng state stored in ``HongaState.rng``, so
 setup(seed) plus the action log replays a match exactly. A turn is several decisions, each one

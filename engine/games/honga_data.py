@@ -1,4 +1,4 @@
-"""Component data for Honga (spec: shared/rules/honga.md, R1-R22), kept apart from the rules.
+"""Component data for Honga (rules: docs/rules/honga.md, R1-R22), kept apart from the rules.
 
 Every table marked [house] in the spec lives here, so real component data (disk hand layouts,
 bonus-card counts, trade cards, mountain values, field positions) can replace it without touching

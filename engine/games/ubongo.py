@@ -1,4 +1,4 @@
-"""Ubongo Fun-Size rules engine (spec: shared/rules/ubongo.md, clauses R1-R32, V1-V5, A1-A11).
+"""Ubongo Fun-Size rules engine (rules: docs/rules/ubongo.md, clauses R1-R32, V1-V5, A1-A11).
 
 The first game where every seat acts at once: ``to_move`` holds every player still solving, and the
 match engine applies their actions in the order it receives them, which is the race order of R29.
@@ -143,7 +143,7 @@ def placement_problem(s: UbongoState, seat: Seat, piece: str, o: int, x: int, y:
 
 def piece_spots(s: UbongoState, seat: Seat, piece: str) -> list[str]:
     """The place codes of ``piece`` that fit the seat's free cells now, one per distinct shape and
-    spot: the options a workspace offers once a piece is chosen (DESIGN.md: at most 25 almost
+    spot: the options a workspace offers once a piece is chosen (at most 25, almost
     always). Empty if the piece is placed already or not the seat's to use (V1)."""
     if piece not in allowed(s, seat) or piece in s.placed[seat]:
         return []

@@ -1,4 +1,4 @@
-"""Ubongo Fun-Size pieces as data (spec shared/rules/ubongo.md, R3, R4, R22, E4).
+"""Ubongo Fun-Size pieces as data (rules: docs/rules/ubongo.md, R3, R4, R22, E4).
 
 Cells are ``(x, y)`` with x to the right and y downwards (screen coordinates). A piece's
 *orientation index* ``o`` (0-7) follows R22: for ``o >= 4`` mirror the base cells first

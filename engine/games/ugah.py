@@ -1,4 +1,4 @@
-"""Ugah Ugah! rules engine (spec: shared/rules/ugah.md, clauses R1-R42, decisions A1-A15).
+"""Ugah Ugah! rules engine (rules: docs/rules/ugah.md, clauses R1-R42, decisions A1-A15).
 
 Pure and deterministic: every die roll comes from the Rng state stored in ``UgahState.rng``, so
 setup(seed) plus the action log replays a match exactly. Rolling is chance, never a player action:

@@ -1,4 +1,4 @@
-"""Uonga rules engine (spec: shared/rules/uonga.md, clauses R1-R39, variants V1-V3, decisions A1-A17).
+"""Uonga rules engine (rules: docs/rules/uonga.md, clauses R1-R39, variants V1-V3, decisions A1-A17).
 
 Pure and deterministic, in the style of engine.games.ugah: ``apply`` works on a copy and raises a typed
 error before changing anything. The board is a 25-character string (``.HYM``, index = rank*5 + file),

@@ -1,4 +1,4 @@
-"""Uonga board geometry (spec: shared/rules/uonga.md R1, R7, R8, R20, R21, R23), computed once.
+"""Uonga board geometry (rules: docs/rules/uonga.md R1, R7, R8, R20, R21, R23), computed once.
 
 Squares are indices 0..24, ``index = rank * 5 + file`` (file a-e = 0-4, rank 1-5 = 0-4, rank 1 on
 the Cavemen player's side). Every table is a tuple of tuples so that it is shared read-only.

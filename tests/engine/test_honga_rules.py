@@ -1,4 +1,4 @@
-"""Clause tests for Honga (shared/rules/honga.md): one or more per clause R1-R45 and example E1-E7.
+"""Clause tests for Honga (docs/rules/honga.md): one or more per clause R1-R45 and example E1-E7.
 
 States come from ``setup`` and are then arranged by hand (HongaState is a plain dataclass): the
 start player, the disk in hand, resources and the herd are set so each test controls its situation.

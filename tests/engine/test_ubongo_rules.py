@@ -1,4 +1,4 @@
-"""Ubongo Fun-Size rules, one or more tests per clause of shared/rules/ubongo.md (R1-R32, V1-V5,
+"""Ubongo Fun-Size rules, one or more tests per clause of docs/rules/ubongo.md (R1-R32, V1-V5,
 worked examples E1-E4). Each test names its clause; states are set up by the engine and, where a
 clause needs a particular task, given that task by hand."""
 

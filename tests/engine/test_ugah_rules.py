@@ -1,4 +1,4 @@
-"""Clause tests for Ugah Ugah! (shared/rules/ugah.md): one or more per clause R1-R42 and example E1-E4.
+"""Clause tests for Ugah Ugah! (docs/rules/ugah.md): one or more per clause R1-R42 and example E1-E4.
 
 States are built by hand (UgahState is a plain dataclass) so each test controls the board and the dice
 that are still to be named; dice that must come out of the Rng are found by searching Rng seeds.

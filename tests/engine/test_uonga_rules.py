@@ -1,4 +1,4 @@
-"""Clause tests for Uonga (shared/rules/uonga.md): one or more per clause R1-R39, variant V1-V3,
+"""Clause tests for Uonga (docs/rules/uonga.md): one or more per clause R1-R39, variant V1-V3,
 worked example E1-E8 and the newer decisions A12-A17.
 
 Positions are built by hand (UongaState is a plain dataclass): ``pos({"c3": "M", "b2": "Y"})`` is a
