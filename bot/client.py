@@ -27,7 +27,8 @@ from engine.store import StoreBusy, StoreError, open_store
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.cogs.common", "bot.cogs.games", "bot.cogs.stats", "bot.cogs.privacy")
+# loaded in this order: the order in which the commands are registered (and synced to Discord)
+EXTENSIONS = ("bot.cogs.common", "bot.cogs.replay", "bot.cogs.games", "bot.cogs.stats", "bot.cogs.privacy")
 
 
 def _now() -> float:
