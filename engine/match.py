@@ -106,7 +106,7 @@ class Matches:
         store: Store,
         now: Callable[[], float],
         *,
-        turn_seconds: int = 120,
+        turn_seconds: int = options.TURN_SECONDS.default,
         on_timer_update: Callable[[Update], Awaitable[None]] | None = None,
         run: Chooser = compute.run,
         owns: Callable[[int | None], bool] = lambda guild_id: True,
