@@ -4,22 +4,13 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
-import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from bench import Row, clicks, ladder
+from bench import clicks, ladder
 from bench.steps import run_step, steps
-
-
-def table(rows: list[Row]) -> str:
-    cells = [("metric", "value", "aim", "ok?")]
-    cells += [(r.metric, r.value, r.aim, "-" if r.ok is None else "ok" if r.ok else "MISS") for r in rows]
-    widths = [max(len(c[i]) for c in cells) for i in range(4)]
-    lines = [" | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in cells]
-    lines.insert(1, "-+-".join("-" * w for w in widths))
-    return "\n".join(lines)
+from bench.table import load_average, table
 
 
 def main() -> None:
@@ -51,8 +42,9 @@ def main() -> None:
         print(f"bench: {name} ...", file=sys.stderr, flush=True)
         with ProcessPoolExecutor(max_workers=1, mp_context=spawn) as one:
             rows += one.submit(run_step, name, quick).result()
-    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(f"{'quick' if quick else 'full'} run, {time.perf_counter() - t0:.0f} s, load average {load}")
+    print(
+        f"{'quick' if quick else 'full'} run, {time.perf_counter() - t0:.0f} s, load average {load_average()}"
+    )
     print(table(rows))
 
 

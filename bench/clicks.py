@@ -50,12 +50,13 @@ from bench import Row, ms, pct
 from bench.discord_roundtrip import _fast_idle
 
 # Honga's panels are let expire now and then, as on Discord (see bench.honga)
-from bench.honga import JUMP_EVERY, PANEL_ACTIONS, PANEL_LIFETIME, _open_panel, _panel_controls, _pick
-from bench.sim import DAY, bench_bot, board, button_id, custom_ids, no_recaps, setup_table
+from bench.honga import JUMP_EVERY, PANEL_ACTIONS, PANEL_LIFETIME, _open_panel, _panel_controls
 from bench.ubongo import _ready_to_place
 from bot import render_pool
 from bot.render_pool import off_loop
 from engine.registry import rules_for
+from harness.honga import pick
+from harness.sim import DAY, bench_bot, board, button_id, custom_ids, no_recaps, setup_table
 from render import common
 
 ROOT = str(Path(__file__).resolve().parents[1]) + "/"
@@ -248,7 +249,7 @@ async def _honga(t: Table) -> Click:
     (as bench.honga's panel games)."""
     actor, _ = await t.mover()
     panel = await _open_panel(t.channel, actor)
-    cid, values = _pick(_panel_controls(panel, PANEL_ACTIONS), t.rng)
+    cid, values = pick(_panel_controls(panel, PANEL_ACTIONS), t.rng)
 
     def run() -> Awaitable[Any]:
         return (
@@ -442,11 +443,10 @@ def profile(game: str, moves: int = 60, top: int = 30) -> str:
 
 
 if __name__ == "__main__":  # python -m bench.clicks [--quick]: this step alone
-    import os
     import sys
 
     from bench import clicks  # this file again as bench.clicks: the floor's drawing then pickles
-    from bench.__main__ import table
+    from bench.table import load_average, table
 
-    print(f"load average {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"load average {load_average()}")
     print(table(clicks.run("--quick" in sys.argv)))

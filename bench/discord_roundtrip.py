@@ -32,8 +32,8 @@ import simcord
 import simcord.env
 
 from bench import Row, ms, pct
-from bench.sim import bench_bot, next_click, no_recaps, open_and_start, setup_table
 from bot.games import UIS
+from harness.sim import bench_bot, next_click, no_recaps, open_and_start, setup_table
 
 NOOP_IDS = {"defer": "bench:noop:defer", "edit": "bench:noop:edit"}
 

@@ -6,7 +6,7 @@ and one whole computer turn (place, every use, end). Render figures use public v
 random games. Samples are small to keep the run short, so win rates move by ±10 points between
 seeds; the aims are the issue's.
 
-The SimCord part (bench.sim's drivers) has two people play short games from their turn panels: a
+The SimCord part (harness.sim's drivers) has two people play short games from their turn panels: a
 click on the mover's ephemeral panel is timed until the panel is edited, against a no-op button in
 the same run (clicks rotate, so machine noise hits both alike), and every public board image the
 bot draws is kept and drawn again alone for its render time and bytes.
@@ -26,11 +26,12 @@ import simcord
 
 from bench import pct
 from bench.discord_roundtrip import NOOP_IDS, NoopButton, _fast_idle
-from bench.sim import bench_bot, board, button_id, components, no_recaps, setup_table
 from bot.games import UIS
 from engine.games.honga import RULES, HongaState
 from engine.games.honga_ai import COMPUTER
 from engine.rng import Rng
+from harness.honga import pick
+from harness.sim import DAY, bench_bot, board, button_id, components, no_recaps, setup_table
 from render.honga import render_honga
 
 NAMES = ["Ada", "Borg the Bold", "Chen", "Dana", "Ewa"]
@@ -125,13 +126,11 @@ def render_rows(count: int = 16, rounds: int = 5) -> list[tuple[str, str, str]]:
 # ---- SimCord: the turn panel's click round trip and the public board as posted ----------------------
 
 PANEL_ACTIONS = ("p:", "q:")  # the panel's controls that commit (buttons, selects)
-DAY = 86400  # the turn limit: virtual time jumps ahead (below) and nobody's turn may run out
 # discord.py gives an ephemeral message's view the token's lifetime (15 minutes), so every panel
 # opened leaves a timer behind, and SimCord's settle scans every pending timer on each poll: left
 # alone, clicks slow down with the number of panels opened (5x after 150). Every few turns virtual
 # time jumps past that lifetime, as for panels left open on Discord.
 PANEL_LIFETIME, JUMP_EVERY = 15 * 60 + 1, 8
-DULL = ("end", "skip.")  # picked less often so that random play scores and games end
 
 
 class _Series:
@@ -203,14 +202,6 @@ def _panel_controls(panel: Any, kinds: tuple[str, ...]) -> list[tuple[str, tuple
     return out
 
 
-def _pick(controls: list[tuple[str, tuple[str, ...]]], rng: random.Random) -> tuple[str, tuple[str, ...]]:
-    """One control (and one option of a select), preferring moves that gain something."""
-    choices = [(cid, (v,)) for cid, values in controls for v in values]
-    choices += [(cid, ()) for cid, values in controls if not values]
-    lively = [c for c in choices if not (c[1] or (c[0].split(":", 3)[3],))[0].startswith(DULL)]
-    return rng.choice(lively if lively and rng.random() < 0.85 else choices)
-
-
 async def _new_game(env: Any, channel: Any, players: list[Any]) -> int:
     """/honga start (short target) by the first player, the second joins, start."""
     await players[0].slash(channel, "honga start", target="short", turn_seconds=DAY)
@@ -243,12 +234,12 @@ async def _panel_turn(
     panel = await _open_panel(channel, actor)
     previews = _panel_controls(panel, ("y:",))
     if state.phase == "place" and previews and len(series.preview) <= len(series.move) // 4:
-        cid, values = _pick(previews, rng)
+        cid, values = pick(previews, rng)
         (dt,), shown, _ = await edits.click(actor.select(panel, list(values), custom_id=cid), panel.id)
         series.preview.append(dt)
         series.preview_shown.append(shown)
         panel = await _open_panel(channel, actor)
-    cid, values = _pick(_panel_controls(panel, PANEL_ACTIONS), rng)
+    cid, values = pick(_panel_controls(panel, PANEL_ACTIONS), rng)
     click = actor.select(panel, list(values), custom_id=cid) if values else actor.click(panel, custom_id=cid)
     (dt, public), _, r = await edits.click(click, panel.id, board(channel).id)
     assert r.acknowledged and not r.ephemeral, r.response and r.response.content

@@ -34,6 +34,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from bench.table import load_average
 from engine.core import SYSTEM, Computer, Rules
 from engine.registry import COMPUTERS, GAMES
 
@@ -282,8 +283,10 @@ def ladder(game: str, games: int, workers: int | None = None, seed: int = 0) -> 
     t0 = time.perf_counter()
     results = run_games(pairings(game, games, seed), workers)
     took = time.perf_counter() - t0
-    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    return f"{report(game, results)}\n\n({took:.0f} s with {workers or os.cpu_count()} workers, load {load})"
+    return (
+        f"{report(game, results)}\n\n({took:.0f} s with {workers or os.cpu_count()} workers, "
+        f"load {load_average()})"
+    )
 
 
 def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) -> None:

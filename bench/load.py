@@ -27,7 +27,7 @@ the engine's share of a real click (bench.discord_roundtrip measures the whole r
   raw ``Store.commit`` rate (50 tasks re-committing their row with one action row, no rules).
 
 SQLite is a temp file (WAL, synchronous=NORMAL: no fsync per commit). PostgreSQL 15 is a throwaway
-server on loopback with fsync and synchronous commits on (``tools.pgserver.running(durable=True)``),
+server on loopback with fsync and synchronous commits on (``harness.pgserver.running(durable=True)``),
 pool of 10 connections, sharing this machine's CPUs with the bench. Every scenario has its own database
 (SQLite file or PostgreSQL schema). ``python -m bench.load [--quick]`` runs this step alone.
 """
@@ -38,7 +38,6 @@ import argparse
 import asyncio
 import contextlib
 import gc
-import os
 import random
 import sys
 import tempfile
@@ -49,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import Row, ms, pct
+from bench.table import load_average, table
 from engine import store as store_module
 from engine.compute import run_inline
 from engine.errors import StaleAction
@@ -452,7 +452,7 @@ def sqlite_figures(scale: dict[str, Any]) -> dict[str, Any]:
 def postgres_figures(scale: dict[str, Any]) -> dict[str, Any] | str:
     """The figures, or why PostgreSQL was skipped."""
     from engine.store_postgres import PostgresStore
-    from tools import pgserver
+    from harness import pgserver
 
     if pgserver.binaries() is None:
         return "skipped: no PostgreSQL binaries on this machine (Debian's postgresql package)"
@@ -570,12 +570,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer clicks, shorter saturation")
     quick = parser.parse_args().quick
-    from bench.__main__ import table
-
     t0 = time.perf_counter()
     out = run(quick)
-    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(f"load step, {'quick' if quick else 'full'}, {time.perf_counter() - t0:.0f} s, load average {load}")
+    print(
+        f"load step, {'quick' if quick else 'full'}, {time.perf_counter() - t0:.0f} s, "
+        f"load average {load_average()}"
+    )
     print(table(out))
 
 

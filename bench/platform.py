@@ -19,7 +19,9 @@ import simcord
 
 from bench import Row, ms, pct
 from bench.discord_roundtrip import NOOP_IDS, NoopButton, _fast_idle
-from bench.sim import (
+from engine import compute
+from engine.registry import rules_for
+from harness.sim import (
     bench_bot,
     board,
     button_id,
@@ -28,8 +30,6 @@ from bench.sim import (
     no_recaps,
     setup_table,
 )
-from engine import compute
-from engine.registry import rules_for
 
 
 class _Registry:

@@ -25,16 +25,6 @@ import discord
 import simcord
 
 from bench.discord_roundtrip import NOOP_IDS, NoopButton, _fast_idle, _FirstEdit, _timed
-from bench.sim import (
-    bench_bot,
-    board,
-    button_id,
-    components,
-    concurrent_clicks,
-    concurrent_dm_clicks,
-    custom_ids,
-    setup_table,
-)
 from bot import render_pool
 from bot.games import ubongo as ui_module
 from engine.games.ubongo import (
@@ -48,9 +38,19 @@ from engine.games.ubongo import (
     task_cells,
 )
 from engine.games.ubongo_ai import COMPUTER
+from engine.games.ubongo_generate import generate
 from engine.games.ubongo_solver import Cells, is_solution, parse_rows, prepare, solve, solving_sets
+from harness.sim import (
+    bench_bot,
+    board,
+    button_id,
+    components,
+    concurrent_clicks,
+    concurrent_dm_clicks,
+    custom_ids,
+    setup_table,
+)
 from render.ubongo import render_table, render_task, samples
-from tools.ubongo_generate import generate
 
 KIB = 1024
 NAMES = ["alice", "bob", "carol", "dave"]

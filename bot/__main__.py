@@ -9,16 +9,18 @@ import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Unpack
 
 import aiohttp
 import discord
 
+from bot import render_pool
 from bot.client import create_bot
-from bot.settings import SettingsError, load_settings, resolve_database_path
+from bot.settings import SettingsError, StoreOptions, load_settings, resolve_database_path
 from engine.store import StoreError, open_store
 
 
-def check_database(path: str) -> None:
+def check_database(path: str, **options: Unpack[StoreOptions]) -> None:
     """Check the database before connecting to Discord, so that what stops the bot (a folder as the
     path, a folder that cannot be created, a file it cannot write, another instance, a newer
     schema, a PostgreSQL server that cannot be reached...) is said before anything else happens. Raises
@@ -40,7 +42,7 @@ def check_database(path: str) -> None:
         return
 
     async def probe() -> None:
-        store = open_store(path)
+        store = open_store(path, **options)
         try:
             await store.open()
         finally:
@@ -72,8 +74,10 @@ def main() -> int:
     discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
     if settings.database_url is None:  # an install from before the rename: data/ugah.db moves, once
         settings = dataclasses.replace(settings, database_path=resolve_database_path(move=True))
+    if not settings.render_processes:  # only turned off: a test running main() keeps its own setting
+        render_pool.PROCESSES = False
     try:
-        check_database(settings.database)
+        check_database(settings.database, **settings.store_options())
     except StoreError as err:
         return _database_error(err)
     bot = create_bot(
@@ -82,6 +86,7 @@ def main() -> int:
         dev_guild_id=settings.dev_guild_id,
         shard_count=settings.shard_count,
         shard_ids=settings.shard_ids,
+        store_options=settings.store_options(),
     )
     try:
         bot.run(settings.token, log_handler=None)

@@ -24,9 +24,7 @@ import sys
 import tempfile
 from urllib.parse import unquote, urlsplit
 
-from dotenv import load_dotenv
-
-from bot.settings import resolve_database_path
+from bot.settings import database_url, resolve_database_path
 from engine.store import StoreError, open_store
 
 POSTGRES_SCHEMES = ("postgresql", "postgres")  # the two URI designators libpq accepts
@@ -198,8 +196,7 @@ def main(argv: list[str]) -> int:
         print("usage: python -m bot.backup TARGET_FILE   (./run backup TARGET_FILE)", file=sys.stderr)
         return 2
     target = argv[0]
-    load_dotenv(".env", override=False)
-    url = os.environ.get("DATABASE_URL", "").strip()
+    url = database_url(".env")
     try:
         if url:
             if not is_postgres(url):

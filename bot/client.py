@@ -19,16 +19,19 @@ from bot.games import UIS
 from bot.i18n import translator
 from bot.ratelimit import RateLimiter
 from bot.router import Router, is_moderator
+from bot.settings import StoreOptions
 from bot.surfaces import DiscordSend, Surfaces, replay_viewer
 from engine import compute
 from engine.errors import DatabaseBusy, EngineError
 from engine.match import CLOCK_WATCH_SECONDS, Matches
+from engine.options import TURN_SECONDS
 from engine.signals import SetAside, Signal, TimerFired, TimerHeld
 from engine.store import StoreBusy, StoreError, open_store
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.cogs.common", "bot.cogs.games", "bot.cogs.stats", "bot.cogs.privacy")
+# loaded in this order: the order in which the commands are registered (and synced to Discord)
+EXTENSIONS = ("bot.cogs.common", "bot.cogs.replay", "bot.cogs.games", "bot.cogs.stats", "bot.cogs.privacy")
 
 
 def _now() -> float:
@@ -74,18 +77,24 @@ def owner(shard_count: int | None, shard_ids: tuple[int, ...] | None) -> Callabl
 class GameBot(commands.AutoShardedBot):
     """The bot as Discord shards: one process runs ``shard_ids`` of ``shard_count`` (all of them by
     default). Each process runs its own guilds' timers; direct-message clicks reach shard 0's process,
-    which acts on any match through the shared database (PostgreSQL when there are several)."""
+    which acts on any match through the shared database (PostgreSQL when there are several).
+
+    Built without connecting (tests run it against a simulated Discord). ``database``: a SQLite file
+    path or a postgresql:// URL, opened with ``store_options`` (bot.settings). ``shard_count`` None:
+    as many shards as Discord advises. ``clock_watch_seconds``: engine.match's clock watch (a
+    simulated Discord wants a long one)."""
 
     def __init__(
         self,
         database: str,
         *,
-        turn_seconds: int = 120,
+        turn_seconds: int = TURN_SECONDS.default,
         dev_guild_id: int | None = None,
         rate_limits: bool = True,
         shard_count: int | None = 1,
         shard_ids: tuple[int, ...] | None = None,
         clock_watch_seconds: float = CLOCK_WATCH_SECONDS,
+        store_options: StoreOptions | None = None,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # no privileged intents: no message content, no member list
@@ -99,7 +108,7 @@ class GameBot(commands.AutoShardedBot):
             shard_ids=list(shard_ids) if shard_ids is not None else None,
         )
         self.limiter = RateLimiter(_now, USER_LIMIT, CHANNEL_LIMIT, DISPLAY_LIMIT) if rate_limits else None
-        self.store = open_store(database)
+        self.store = open_store(database, **(store_options or StoreOptions()))
         self.owns = owner(shard_count, shard_ids)
         self._checking: asyncio.Task[int] | None = None
         self._background: set[asyncio.Task[None]] = set()  # the engine's signals' follow-ups
@@ -237,25 +246,4 @@ class GameBot(commands.AutoShardedBot):
             await self.get_partial_messageable(channel_id).send(text)
 
 
-def create_bot(
-    database: str,
-    *,
-    turn_seconds: int = 120,
-    dev_guild_id: int | None = None,
-    rate_limits: bool = True,
-    shard_count: int | None = 1,
-    shard_ids: tuple[int, ...] | None = None,
-    clock_watch_seconds: float = CLOCK_WATCH_SECONDS,
-) -> GameBot:
-    """Build the bot without connecting (tests run it against a simulated Discord). ``database``: a
-    SQLite file path or a postgresql:// URL. ``shard_count`` None: as many shards as Discord advises.
-    ``clock_watch_seconds``: engine.match's clock watch (a simulated Discord wants a long one)."""
-    return GameBot(
-        database,
-        turn_seconds=turn_seconds,
-        dev_guild_id=dev_guild_id,
-        rate_limits=rate_limits,
-        shard_count=shard_count,
-        shard_ids=shard_ids,
-        clock_watch_seconds=clock_watch_seconds,
-    )
+create_bot = GameBot  # the name the entry point, the tests and the tools build the bot by

@@ -45,7 +45,7 @@ def _background_priority() -> None:
 
 
 RENDER_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render", initializer=_background_priority)
-PROCESSES = os.environ.get("RENDER_PROCESSES", "1") != "0"  # 0: draw in the render threads only
+PROCESSES = True  # False (RENDER_PROCESSES=0, bot.settings; the tests): draw in the render threads only
 _forgotten = [0]  # forget_drawings() calls: a drawing process seeing a new count drops its bands too
 READY = b"ready"
 NOT_HERE = b"not here"  # a drawing process's answer to a drawing it cannot unpickle

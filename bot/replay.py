@@ -303,7 +303,7 @@ def rules_pictures(game: str, tr: Translator) -> list[tuple[Callable[[], bytes],
     rules, ui = rules_for(game), UIS[game]
     n = min(max(2, rules.min_players), rules.max_players)
     names = [tr("rules.seat", n=i + 1) for i in range(n)]
-    opts = typed_options.resolve(rules.options, {}, {"turn_seconds": 120})
+    opts = typed_options.resolve(rules.options, {})
     state = rules.setup(n, RULES_SEED, opts)
     caption = tr("rules.picture_caption")
     board = functools.partial(ui.render, rules.view(state, None), names, caption, tr)

@@ -8,8 +8,11 @@ import logging
 import os
 import re
 from dataclasses import dataclass
+from typing import TypedDict
 
 from dotenv import load_dotenv
+
+from engine.options import TURN_SECONDS
 
 # Three dot-separated base64url parts; a loose check that catches empty/placeholder values early.
 _TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
@@ -27,22 +30,44 @@ class SettingsError(Exception):
     """A one-line, user-facing configuration problem (never contains the token)."""
 
 
+class StoreOptions(TypedDict, total=False):
+    """engine.store.open_store's keyword arguments the settings set (PostgreSQL only); one left out
+    takes the store's own default."""
+
+    pool_size: int
+    notify_channel: str
+    migration_lock: int
+
+
 @dataclass(frozen=True)
 class Settings:
     token: str
     database_path: str = DEFAULT_DATABASE_PATH
     dev_guild_id: int | None = None
-    turn_seconds: int = 120
+    turn_seconds: int = TURN_SECONDS.default
     database_url: str | None = None  # postgresql://...: several processes share it
     shard_count: int | None = None  # None: as many shards as Discord advises, all in this process
     shard_ids: tuple[int, ...] | None = None  # the shards this process runs (None: all)
-    # PostgreSQL only; None: engine.store_postgres's defaults (which read the same variables)
+    # PostgreSQL only; None: engine.store_postgres's defaults
     pg_notify_channel: str | None = None  # PG_NOTIFY_CHANNEL: where a commit tells the other processes
     pg_migration_lock: int | None = None  # PG_MIGRATION_LOCK: the advisory lock of start-up migrations
+    database_pool_size: int | None = None  # DATABASE_POOL_SIZE: connections per process
+    render_processes: bool = True  # RENDER_PROCESSES=0: draw in the render threads only (bot.render_pool)
 
     @property
     def database(self) -> str:
         return self.database_url or self.database_path
+
+    def store_options(self) -> StoreOptions:
+        """What open_store is given besides the database (only what is set)."""
+        out = StoreOptions()
+        if self.database_pool_size is not None:
+            out["pool_size"] = self.database_pool_size
+        if self.pg_notify_channel is not None:
+            out["notify_channel"] = self.pg_notify_channel
+        if self.pg_migration_lock is not None:
+            out["migration_lock"] = self.pg_migration_lock
+        return out
 
     def __repr__(self) -> str:  # keep the token (and the database password) out of logs and tracebacks
         return (
@@ -86,12 +111,14 @@ def load_settings(env_file: str | None = ".env") -> Settings:
             "DISCORD_TOKEN does not look like a bot token: copy it again from the Developer Portal."
         )
     guild = os.environ.get("DEV_GUILD_ID", "").strip()
-    seconds = os.environ.get("TURN_SECONDS", "120").strip()
+    seconds = os.environ.get("TURN_SECONDS", str(TURN_SECONDS.default)).strip()
     if guild and not guild.isdigit():
         raise SettingsError("DEV_GUILD_ID must be a server id (digits only) or empty.")
-    if not seconds.isdigit() or not 10 <= int(seconds) <= 86400:
-        raise SettingsError("TURN_SECONDS must be a whole number of seconds between 10 and 86400.")
-    url = os.environ.get("DATABASE_URL", "").strip() or None
+    if not seconds.isdigit() or not TURN_SECONDS.low <= int(seconds) <= TURN_SECONDS.high:
+        raise SettingsError(
+            f"TURN_SECONDS must be a whole number of seconds between {TURN_SECONDS.low} and {TURN_SECONDS.high}."
+        )
+    url = database_url() or None
     if url is not None and not url.startswith(("postgresql://", "postgres://")):
         raise SettingsError("DATABASE_URL must be a postgresql://user:password@host:port/database URL.")
     channel = os.environ.get("PG_NOTIFY_CHANNEL", "").strip() or None
@@ -100,6 +127,9 @@ def load_settings(env_file: str | None = ".env") -> Settings:
             "PG_NOTIFY_CHANNEL must be lower-case letters, digits and _ (at most 40), e.g. stoneage_matches."
         )
     lock = _migration_lock(os.environ.get("PG_MIGRATION_LOCK", "").strip())
+    pool = os.environ.get("DATABASE_POOL_SIZE", "").strip()
+    if pool and (not pool.isdigit() or not 1 <= int(pool) <= 1000):
+        raise SettingsError("DATABASE_POOL_SIZE must be a whole number of connections from 1 to 1000.")
     shard_count, shard_ids = _shards(
         os.environ.get("SHARD_COUNT", "").strip(), os.environ.get("SHARD_IDS", "").strip(), url is not None
     )
@@ -113,7 +143,17 @@ def load_settings(env_file: str | None = ".env") -> Settings:
         turn_seconds=int(seconds),
         pg_notify_channel=channel,
         pg_migration_lock=lock,
+        database_pool_size=int(pool) if pool else None,
+        render_processes=os.environ.get("RENDER_PROCESSES", "").strip() != "0",
     )
+
+
+def database_url(env_file: str | None = None) -> str:
+    """DATABASE_URL as set ("" when unset), for the commands that need only the database (backup,
+    solve times) and so no token; ``env_file`` is read first if given."""
+    if env_file:
+        load_dotenv(env_file, override=False)
+    return os.environ.get("DATABASE_URL", "").strip()
 
 
 def _migration_lock(text: str) -> int | None:

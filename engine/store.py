@@ -666,13 +666,22 @@ class Store(abc.ABC, SurfaceQueries):
         return [ratings.Standing(*r) for r in rows]
 
 
-def open_store(target: str, *, exclusive: bool = True, notify_channel: str | None = None) -> Store:
+def open_store(
+    target: str,
+    *,
+    exclusive: bool = True,
+    pool_size: int | None = None,
+    notify_channel: str | None = None,
+    migration_lock: int | None = None,
+) -> Store:
     """The store for ``target``: a postgresql:// URL (several processes), or a SQLite file path.
-    ``notify_channel``: PostgreSQL's NOTIFY channel (None: PG_NOTIFY_CHANNEL, else stoneage_matches)."""
+    ``pool_size``, ``notify_channel``, ``migration_lock``: PostgreSQL's (None: PostgresStore's defaults)."""
     if target.startswith(("postgresql://", "postgres://")):
         from engine.store_postgres import PostgresStore
 
-        return PostgresStore(target, notify_channel=notify_channel)
+        return PostgresStore(
+            target, pool_size=pool_size, notify_channel=notify_channel, migration_lock=migration_lock
+        )
     from engine.store_sqlite import SqliteStore
 
     return SqliteStore(target, exclusive=exclusive)

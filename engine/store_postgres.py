@@ -14,7 +14,6 @@ import contextlib
 import functools
 import itertools
 import logging
-import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -46,12 +45,13 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 # The names several processes of one install must agree on; each can be changed in the environment
-# (PG_NOTIFY_CHANNEL, PG_MIGRATION_LOCK; bot.settings checks them), the constructor's arguments win.
+# (PG_NOTIFY_CHANNEL, PG_MIGRATION_LOCK: bot.settings reads them and passes them to the constructor).
 # Before the rename (issue 18) they were "ugah_matches" and 0x5547_4148 ("UGAH"): processes of the old
 # and the new version neither hear each other's commits nor wait for each other's migrations, so stop
 # the old ones before starting the new (or set both variables to the old values for a rolling upgrade).
 NOTIFY_CHANNEL = "stoneage_matches"  # NOTIFY channel of commits; "_<schema>" appended outside public
 MIGRATION_LOCK = 0x5354_4F4E  # pg_advisory_xact_lock key: one process migrates at a time ("STON")
+POOL_SIZE = 10  # connections per process (DATABASE_POOL_SIZE)
 # "Try again in a moment", said at once: another process's row lock held too long, a statement
 # timeout, a deadlock or serialization conflict (nothing was written, the connection is fine).
 _BUSY = (
@@ -195,14 +195,9 @@ class PostgresStore(Store):
     ) -> None:
         self.url = url
         self.schema = schema  # tests and benchmarks isolate themselves in a schema of their own
-        self.pool_size = pool_size or int(os.environ.get("DATABASE_POOL_SIZE", "10"))
-        self.notify_channel = (
-            notify_channel or os.environ.get("PG_NOTIFY_CHANNEL", "").strip() or NOTIFY_CHANNEL
-        )
-        if migration_lock is None:
-            lock = os.environ.get("PG_MIGRATION_LOCK", "").strip()
-            migration_lock = int(lock, 0) if lock else MIGRATION_LOCK
-        self.migration_lock = migration_lock
+        self.pool_size = pool_size or POOL_SIZE
+        self.notify_channel = notify_channel or NOTIFY_CHANNEL
+        self.migration_lock = MIGRATION_LOCK if migration_lock is None else migration_lock
         self._pool: asyncpg.Pool | None = None
         self._listen_conn: asyncpg.Connection | None = None
         self._listeners: list[Listener] = []

@@ -12,9 +12,9 @@ import pytest
 import pytest_asyncio
 from hypothesis import settings
 
-from bench.sim import SIM_CLOCK_WATCH
 from bot import render_pool
 from bot.client import create_bot
+from harness.sim import SIM_CLOCK_WATCH
 
 # Boards are drawn in the render threads here, not in drawing processes: two test workers on two
 # cores, each with two drawing processes beside it, oversubscribe the machine and push SimCord's
@@ -32,12 +32,12 @@ if os.environ.get("CI"):
 @pytest.fixture(scope="session")
 def postgres_url():
     """A PostgreSQL server for the session: TEST_POSTGRES_URL, or a throwaway one on loopback
-    (tools.pgserver). Without PostgreSQL its tests are skipped, except under CI, where they fail."""
+    (harness.pgserver). Without PostgreSQL its tests are skipped, except under CI, where they fail."""
     url = os.environ.get("TEST_POSTGRES_URL")
     if url:
         yield url
         return
-    from tools import pgserver
+    from harness import pgserver
 
     if pgserver.binaries() is None:
         if os.environ.get("CI"):

@@ -5,15 +5,14 @@ exactly what R45 hides: disks in hand, bonus cards (held and pending), the piles
 from __future__ import annotations
 
 import dataclasses
-import random
 from typing import Any, ClassVar
 
 from engine.games.honga_data import BONUS_CARDS, DISKS
+from harness.honga import pick
 from tests.bot.helpers import board, button_id
 from tests.kits import Click, Kit
 
 ACTION_KINDS = ("g:", "s:", "p:", "q:")  # display-only controls ("More choices") commit nothing
-DULL = ("end", "skip.")  # chosen less often, so random players still score and the game ends
 
 
 def _controls(msg: Any) -> list[tuple[str, tuple[str, ...]]]:
@@ -25,14 +24,6 @@ def _controls(msg: Any) -> list[tuple[str, tuple[str, ...]]]:
             if cid.startswith(ACTION_KINDS) and not getattr(c, "disabled", False):
                 out.append((cid, tuple(o.value for o in getattr(c, "options", []) or [])))
     return out
-
-
-def _pick(controls: list[tuple[str, tuple[str, ...]]], rng: random.Random) -> tuple[str, tuple[str, ...]]:
-    """One control (and one option of a select), preferring moves that gain something."""
-    choices = [(cid, (v,)) for cid, values in controls for v in values]
-    choices += [(cid, ()) for cid, values in controls if not values]
-    lively = [c for c in choices if not (c[1] or (c[0].split(":", 3)[3],))[0].startswith(DULL)]
-    return rng.choice(lively if lively and rng.random() < 0.85 else choices)
 
 
 async def open_panel(channel: Any, actor: Any) -> Any:
@@ -61,7 +52,7 @@ class HongaKit(Kit):
         if not cards:
             public = [(cid, tuple(v for v in vs if not v.startswith("card."))) for cid, vs in public]
             public = [(cid, vs) for cid, vs in public if vs or ":cards" not in cid]
-        cid, values = _pick(public, rng)
+        cid, values = pick(public, rng)
         return Click(actor, msg, cid, values)
 
     def perturb_hidden(self, state, rng):

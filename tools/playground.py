@@ -26,9 +26,9 @@ from urllib.parse import urlsplit
 import simcord
 from simcord import SetupError
 
-from bench.sim import SIM_CLOCK_WATCH, setup_table
 from bot.client import create_bot
 from engine import compute
+from harness.sim import SIM_CLOCK_WATCH, setup_table
 
 log = logging.getLogger("playground")
 

@@ -13,7 +13,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench.sim import next_click, open_and_start
+from harness.sim import next_click, open_and_start
 from tools.playground import Playground, open_playground
 
 OUT = "docs/images/playground.png"

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import simcord
 
-from bench.sim import SIM_CLOCK_WATCH, next_click, open_and_start, setup_table
 from bot.client import create_bot
+from harness.sim import SIM_CLOCK_WATCH, next_click, open_and_start, setup_table
 
 CHROMIUM = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
             "--disable-background-networking", "--disable-component-update", "--disable-sync",

@@ -25,6 +25,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.settings import database_url, resolve_database_path
 from engine import replay
 from engine.games.ubongo import need
 from engine.games.ubongo_ai import COMPUTER, LEVELS, STEP_SECONDS
@@ -121,14 +122,12 @@ def table(tasks: Sequence[Timed]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.solve_times", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.solve_times", description=(__doc__ or "").split("\n")[0]
+    )
     parser.add_argument("--db", help="an SQLite file or a postgresql:// URL (default: the bot's database)")
     args = parser.parse_args(argv)
-    target = args.db or os.environ.get("DATABASE_URL", "").strip()
-    if not target:
-        from bot.settings import resolve_database_path
-
-        target = resolve_database_path(move=False)
+    target = args.db or database_url() or resolve_database_path(move=False)
     if not target.startswith(("postgresql://", "postgres://")) and not os.path.exists(target):
         print(f"no database at {target}", file=sys.stderr)
         return 1

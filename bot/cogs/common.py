@@ -215,7 +215,4 @@ class Common(commands.GroupCog, group_name="game", group_description=desc("cmd.g
 
 
 async def setup(bot: GameBot) -> None:
-    from bot.cogs.replay import Replay  # /replay (here: the extension list belongs to bot.client)
-
     await bot.add_cog(Common(bot))
-    await bot.add_cog(Replay(bot))

@@ -56,3 +56,7 @@ class Replay(commands.Cog):
             if len(out) == CHOICES:
                 break
         return out
+
+
+async def setup(bot: GameBot) -> None:
+    await bot.add_cog(Replay(bot))

@@ -1,11 +1,11 @@
-"""Helpers for driving games through SimCord as players would (the shared part lives in bench.sim)."""
+"""Helpers for driving games through SimCord as players would (the shared part lives in harness.sim)."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from bench.sim import (
+from harness.sim import (
     actor_for,
     board,
     button_id,

@@ -3,7 +3,7 @@ SQLite and on PostgreSQL. Every click is answered within Discord's 3 s, none wit
 holds the database), and every move is kept exactly once.
 
 The clicks are emitted together, as Discord delivers interactions that arrive while handlers still
-await I/O (bench.sim.concurrent_clicks); when each got its answer is read from the simulated
+await I/O (harness.sim.concurrent_clicks); when each got its answer is read from the simulated
 Discord's interaction records (real time: the bot's work is what is measured)."""
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import pytest
 import simcord
 from simcord.backend.models import Interaction
 
-from bench.sim import SIM_CLOCK_WATCH
 from bot.client import create_bot
 from bot.i18n import translator
+from harness.sim import SIM_CLOCK_WATCH
 from tests.bot.concurrent import concurrent_clicks
 from tests.bot.helpers import board, button_id, custom_ids
 from tests.conftest import create_database

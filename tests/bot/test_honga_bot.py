@@ -10,7 +10,6 @@ from types import SimpleNamespace
 import discord
 import pytest
 
-from bench.sim import components
 from bot.games.base import Ctx
 from bot.games.honga import HongaUI, distinct_codes
 from bot.i18n import translator
@@ -18,6 +17,7 @@ from bot.locales.en_honga import MESSAGES
 from engine.core import Event
 from engine.games.honga import RULES
 from engine.games.honga_data import BONUS_CARDS, DISKS, FIELDS, SPACES
+from harness.sim import components
 from render.honga import EN_LABELS
 from tests.bot.helpers import board, button_id, custom_ids, restart, setup_table
 from tests.kit_honga import HongaKit, open_panel

@@ -12,9 +12,9 @@ import simcord.interactions as sim_interactions
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from bench.sim import components
 from bot.command_i18n import CommandTranslator
 from bot.i18n import translator
+from harness.sim import components
 from tests.bot.helpers import board, button_id, custom_ids, play_one, setup_table
 
 DE, ES, EN = translator("de"), translator("es-ES"), translator(None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bench.sim import components, concurrent_clicks
+from harness.sim import components, concurrent_clicks
 from tests.bot.helpers import board, button_id, custom_ids, open_and_start, setup_table
 
 

@@ -56,7 +56,7 @@ def fixed_seeds(monkeypatch):
 async def late_click(env: Any, actor: Any, message: Any, custom_id: str) -> InteractionResult:
     """A click carrying a custom_id the message no longer has (the second half of a double click,
     a client behind an edit). SimCord's own click only presses buttons that are on the message, so
-    the INTERACTION_CREATE is emitted by hand, as bench.sim.concurrent_clicks does."""
+    the INTERACTION_CREATE is emitted by hand, as harness.sim.concurrent_clicks does."""
     env._begin_operation("late_click")
     try:
         stored = _visible_message(actor, message)

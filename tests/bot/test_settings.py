@@ -13,6 +13,7 @@ import discord
 import pytest
 
 from bot import __main__ as entry
+from bot.client import create_bot
 from bot.settings import Settings, SettingsError, load_settings, resolve_database_path
 from engine.store_sqlite import SqliteStore
 
@@ -92,6 +93,28 @@ def test_shards_of_several_processes_on_postgresql(monkeypatch):
     monkeypatch.setenv("PG_MIGRATION_LOCK", "0x55474148")
     s = load_settings(env_file=None)
     assert (s.pg_notify_channel, s.pg_migration_lock) == ("ugah_matches", 0x5547_4148)
+
+
+def test_the_store_and_the_drawing_settings_reach_the_bot(monkeypatch):
+    """DATABASE_POOL_SIZE, PG_NOTIFY_CHANNEL, PG_MIGRATION_LOCK: read here only, then given to the
+    store the bot opens; unset, the store's own defaults. RENDER_PROCESSES=0: no drawing processes."""
+    monkeypatch.setenv("DISCORD_TOKEN", FAKE)
+    for key in ("DATABASE_POOL_SIZE", "PG_NOTIFY_CHANNEL", "PG_MIGRATION_LOCK", "RENDER_PROCESSES"):
+        monkeypatch.delenv(key, raising=False)
+    s = load_settings(env_file=None)
+    assert (s.store_options(), s.render_processes) == ({}, True)
+    env = {"DATABASE_POOL_SIZE": "4", "PG_NOTIFY_CHANNEL": "ugah_matches", "PG_MIGRATION_LOCK": "0x55474148"}
+    for key, value in {**env, "RENDER_PROCESSES": "0"}.items():
+        monkeypatch.setenv(key, value)
+    s = load_settings(env_file=None)
+    options = s.store_options()
+    assert options == {"pool_size": 4, "notify_channel": "ugah_matches", "migration_lock": 0x5547_4148}
+    assert not s.render_processes
+    store = create_bot("postgresql://u:pw@db/stoneage", store_options=options).store  # not opened
+    assert (store.pool_size, store.notify_channel, store.migration_lock) == (4, "ugah_matches", 0x5547_4148)
+    monkeypatch.setenv("DATABASE_POOL_SIZE", "0")
+    with pytest.raises(SettingsError, match="DATABASE_POOL_SIZE"):
+        load_settings(env_file=None)
 
 
 # ---- the default database file, and the one of an install from before the rename ------------------

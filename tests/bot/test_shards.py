@@ -14,8 +14,8 @@ import contextlib
 import pytest
 import simcord
 
-from bench.sim import SIM_CLOCK_WATCH
 from bot.client import create_bot, owner
+from harness.sim import SIM_CLOCK_WATCH
 from tests.bot.helpers import board, button_id
 from tests.bot.test_ubongo_bot import place_next
 from tests.replayed import replayed

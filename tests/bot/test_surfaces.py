@@ -13,9 +13,9 @@ import discord
 import pytest
 
 import engine.match
-from bench.sim import components, recaps
 from bot import messages
 from bot.i18n import translator
+from harness.sim import components, recaps
 from tests.bot.helpers import (
     board,
     board_message_id,

@@ -72,7 +72,7 @@ def fast_idle(monkeypatch: pytest.MonkeyPatch) -> None:
 async def concurrent(env: Any, picks: list[tuple[Any, Any, str, tuple[str, ...]]], *, dm: bool) -> list[Any]:
     """Emit every interaction before settling once, as Discord delivers interactions that arrive while
     a handler still awaits I/O. picks: [(actor, message, custom_id, select values or ())]. Like
-    bench.sim.concurrent_clicks (private SimCord API, pinned version), with selects too."""
+    harness.sim.concurrent_clicks (private SimCord API, pinned version), with selects too."""
     env._begin_operation("concurrent")
     try:
         records = []

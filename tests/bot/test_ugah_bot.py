@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from bench.sim import SIM_CLOCK_WATCH
 from bot.client import create_bot
 from bot.render_pool import rendered
 from engine.games.ugah import RULES
+from harness.sim import SIM_CLOCK_WATCH
 from tests.bot.concurrent import concurrent_clicks
 from tests.bot.helpers import (
     board,

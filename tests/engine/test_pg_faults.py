@@ -1,5 +1,5 @@
 """PostgreSQL misbehaving mid-game (issue 22, points 3 and 4), on a server of the test's own that it
-restarts, stops fast, kills and freezes (tools.pgserver), through the real store and engine.
+restarts, stops fast, kills and freezes (harness.pgserver), through the real store and engine.
 
 Every click gets its outcome within Discord's 3 s (CALL_SECONDS plus a margin for a loaded
 machine), and a move is never lost nor doubled: each test ends with the log replaying to the state
@@ -19,9 +19,9 @@ from engine.match import Matches
 from engine.registry import rules_for
 from engine.store import CALL_SECONDS
 from engine.store_postgres import PostgresStore
+from harness import pgserver
 from tests.engine.conftest import Clock
 from tests.replayed import replayed
-from tools import pgserver
 
 IN_TIME = CALL_SECONDS + 0.5
 

@@ -119,20 +119,19 @@ async def test_other_processes_hear_each_commit(postgres_url, pg_schema):
         await two.close()
 
 
-async def test_the_names_processes_share_come_from_the_settings(postgres_url, pg_schema, monkeypatch):
-    """NOTIFY channel and migration lock: the new defaults, else PG_NOTIFY_CHANNEL / PG_MIGRATION_LOCK
-    (bot.settings checks them), else what the caller passes; the schema suffix stays."""
-    monkeypatch.delenv("PG_NOTIFY_CHANNEL", raising=False)
-    monkeypatch.delenv("PG_MIGRATION_LOCK", raising=False)
+async def test_the_names_processes_share_come_from_the_settings(postgres_url, pg_schema):
+    """NOTIFY channel and migration lock: the new defaults, else what the caller passes (the bot:
+    PG_NOTIFY_CHANNEL / PG_MIGRATION_LOCK, read by bot.settings); the schema suffix stays."""
     plain = PostgresStore(postgres_url)
     assert (plain.notify_channel, plain.migration_lock) == ("stoneage_matches", 0x5354_4F4E)
     assert (NOTIFY_CHANNEL, MIGRATION_LOCK) == ("stoneage_matches", 0x5354_4F4E)
-    monkeypatch.setenv("PG_NOTIFY_CHANNEL", "ugah_matches")  # old and new processes side by side
-    monkeypatch.setenv("PG_MIGRATION_LOCK", "0x55474148")
-    legacy = PostgresStore(postgres_url)
+    # old and new processes side by side
+    legacy = open_store(postgres_url, notify_channel="ugah_matches", migration_lock=0x5547_4148)
     assert (legacy.notify_channel, legacy.migration_lock) == ("ugah_matches", 0x5547_4148)
     assert open_store(postgres_url, notify_channel="games").notify_channel == "games", "the caller wins"
-    ear, one = (PostgresStore(postgres_url, schema=pg_schema) for _ in range(2))
+    ear, one = (
+        PostgresStore(postgres_url, schema=pg_schema, notify_channel="ugah_matches") for _ in range(2)
+    )
     two = PostgresStore(postgres_url, schema=pg_schema, notify_channel="games")
     for store in (ear, one, two):
         await store.open()

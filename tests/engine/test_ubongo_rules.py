@@ -22,6 +22,7 @@ from engine.games.ubongo import (
     placement_problem,
     task_cells,
 )
+from engine.games.ubongo_generate import SIDES, check, fits_box, generate, grow, has_hole, is_connected
 from engine.games.ubongo_pieces import AREA, PIECE_IDS, PIECES, YELLOW, canonical, orient, orientations
 from engine.games.ubongo_solver import (
     cover,
@@ -33,7 +34,6 @@ from engine.games.ubongo_solver import (
     to_rows,
 )
 from engine.rng import Rng
-from tools.ubongo_generate import SIDES, check, fits_box, generate, grow, has_hole, is_connected
 
 E1_TASK = [".#..", ".#..", ".###", "####"]
 

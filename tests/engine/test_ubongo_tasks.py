@@ -7,9 +7,7 @@ import json
 import pytest
 
 from engine.games.ubongo import TASKS_FILE, card_tasks
-from engine.games.ubongo_pieces import PIECE_IDS, YELLOW
-from engine.games.ubongo_solver import coverable, parse_rows, solving_sets
-from tools.ubongo_generate import (
+from engine.games.ubongo_generate import (
     SIDES,
     congruence_key,
     dumps,
@@ -18,6 +16,8 @@ from tools.ubongo_generate import (
     has_hole,
     is_connected,
 )
+from engine.games.ubongo_pieces import PIECE_IDS, YELLOW
+from engine.games.ubongo_solver import coverable, parse_rows, solving_sets
 
 DATA = json.loads(TASKS_FILE.read_text(encoding="utf-8"))
 TASKS = [(i, side, card[side]) for i, card in enumerate(DATA["cards"]) for side in ("A", "B")]

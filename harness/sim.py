@@ -1,5 +1,5 @@
-"""Driving games through SimCord as players would: shared by the tests and the benchmarks (the
-benchmarks import nothing from tests/)."""
+"""Driving games through SimCord as players would: shared by the tests, the benchmarks and the
+playground tools (which import nothing from tests/ nor from each other)."""
 
 from __future__ import annotations
 

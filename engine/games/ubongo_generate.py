@@ -1,6 +1,6 @@
-"""Generate the 64 Ubongo tasks (spec R5-R11) and write engine/games/ubongo_tasks.json.
+"""Generate the 64 Ubongo tasks (spec R5-R11) and write ubongo_tasks.json beside this file.
 
-Run once with ``python -m tools.ubongo_generate [out.json]``; the output is committed. Deterministic:
+Run once with ``python -m engine.games.ubongo_generate [out.json]``; the output is committed. Deterministic:
 a fixed seed and the engine's own SplitMix64 generator (engine.rng), whose output does not depend on
 the Python version, so tests/engine/test_ubongo_tasks.py can regenerate and compare byte for byte.
 
@@ -23,7 +23,7 @@ from engine.rng import Rng
 
 SEED = 20261130
 N_CARDS = 32
-OUT = Path(__file__).resolve().parents[1] / "engine" / "games" / "ubongo_tasks.json"
+OUT = Path(__file__).with_name("ubongo_tasks.json")
 
 # R2/R5 per side: pieces per task, cell counts, bounding box (either orientation)
 SIDES: dict[str, dict[str, object]] = {
@@ -152,7 +152,7 @@ def generate(seed: int = SEED) -> dict[str, object]:
             seen.add(key)
             tasks[side].append(to_rows(landscape(shape)))
     cards = [{"A": a, "B": b} for a, b in zip(tasks["A"], tasks["B"], strict=True)]
-    return {"seed": seed, "generator": "tools/ubongo_generate.py", "cards": cards}
+    return {"seed": seed, "generator": "engine/games/ubongo_generate.py", "cards": cards}
 
 
 def dumps(data: dict[str, object]) -> str:

@@ -5,7 +5,7 @@ port and stops it (and removes the folder) afterwards. It uses the machine's Pos
 (Debian's ``postgresql`` package: .ci/run installs it). PostgreSQL refuses to run as root, so as root
 the server runs as the ``postgres`` user the package creates.
 
-``python -m tools.pgserver`` starts one and prints its URL until Ctrl-C (handy by hand).
+``python -m harness.pgserver`` starts one and prints its URL until Ctrl-C (handy by hand).
 """
 
 from __future__ import annotations
