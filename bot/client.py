@@ -98,14 +98,16 @@ class GameBot(commands.AutoShardedBot):
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # no privileged intents: no message content, no member list
+        shards: dict[str, Any] = {"shard_count": shard_count}
+        if shard_ids is not None:  # (None: every shard of shard_count)
+            shards["shard_ids"] = list(shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
             tree_cls=GameTree,
             allowed_mentions=discord.AllowedMentions.none(),  # a name like "@everyone" never pings
-            shard_count=shard_count,
-            shard_ids=list(shard_ids) if shard_ids is not None else None,
+            **shards,
         )
         self.limiter = RateLimiter(_now, USER_LIMIT, CHANNEL_LIMIT, DISPLAY_LIMIT) if rate_limits else None
         self.store = open_store(database, **(store_options or StoreOptions()))

@@ -83,6 +83,14 @@ def catalogue(lang: str) -> dict[str, Template]:
     return out
 
 
+def english(key: str) -> str:
+    """The English text of a message without number forms (command names, descriptions, choices)."""
+    text = en.MESSAGES[key]
+    if not isinstance(text, str):
+        raise TypeError(f"{key} has number forms: it needs a count")
+    return text
+
+
 def reload() -> None:
     """Forget the loaded catalogues (after editing a .po file)."""
     catalogue.cache_clear()

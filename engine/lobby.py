@@ -142,7 +142,7 @@ class Lobby:
             else SeatInfo(s.user_id, name if s.user_id == user_id else s.name, locale=s.locale)
             for s in old.seats
         ]
-        pending = [s.user_id for s in seats if not s.ai and s.user_id != user_id]
+        pending = [s.user_id for s in seats if s.user_id is not None and s.user_id != user_id]
         return await self.open(
             old.game,
             old.guild_id,

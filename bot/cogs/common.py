@@ -12,8 +12,7 @@ from discord.ext import commands
 
 from bot.client import GameBot
 from bot.games import UIS
-from bot.i18n import seat_name, translator
-from bot.locales.en import MESSAGES as EN
+from bot.i18n import english, seat_name, translator
 from bot.messages import Board
 from bot.names import clean_name
 from bot.render_pool import rendered
@@ -27,7 +26,7 @@ from engine.meta import MatchMeta
 
 def desc(key: str) -> app_commands.locale_str:
     """A command/option description taken from the catalogue (English text, key for translators)."""
-    return app_commands.locale_str(EN[key], key=key)
+    return app_commands.locale_str(english(key), key=key)
 
 
 async def open_lobby(
@@ -196,7 +195,7 @@ class Common(commands.GroupCog, group_name="game", group_description=desc("cmd.g
 
     @app_commands.command(name="rules", description=desc("cmd.game.rules"))
     @app_commands.describe(game=desc("opt.game"))
-    @app_commands.choices(game=[app_commands.Choice(name=EN[f"game.{g}"], value=g) for g in UIS])
+    @app_commands.choices(game=[app_commands.Choice(name=english(f"game.{g}"), value=g) for g in UIS])
     async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
         """Without a game: the one running in this channel, else the list of games."""
         tr = translator(interaction.locale)

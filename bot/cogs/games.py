@@ -13,8 +13,8 @@ from bot.client import GameBot
 from bot.cogs.common import desc, open_lobby
 from bot.games import UIS
 from bot.games.base import QuickStart
-from bot.i18n import translator
-from bot.locales.en import MESSAGES as EN
+from bot.i18n import english, translator
+from bot.locales.en import MESSAGES
 from engine import options
 from engine.core import Choice, Flag, Integer, Option
 from engine.registry import rules_for
@@ -22,7 +22,8 @@ from engine.registry import rules_for
 
 def _annotation(option: Option) -> Any:
     if isinstance(option, Integer):
-        return app_commands.Range[int, option.low, option.high]
+        low, high = option.low, option.high
+        return app_commands.Range[int, low, high]
     if isinstance(option, Flag):
         return bool
     return str
@@ -30,7 +31,7 @@ def _annotation(option: Option) -> Any:
 
 def option_description(game: str, option: Option) -> app_commands.locale_str:
     key = f"opt.{game}.{option.name}"
-    return desc(key if key in EN else f"opt.{option.name}")
+    return desc(key if key in MESSAGES else f"opt.{option.name}")
 
 
 def start_command(bot: GameBot, game: str) -> app_commands.Command[Any, Any, Any]:
@@ -56,7 +57,7 @@ def start_command(bot: GameBot, game: str) -> app_commands.Command[Any, Any, Any
         o.name: option_description(game, o) for o in declared
     }
     start.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]
-        o.name: [app_commands.Choice(name=EN[f"{game}.{o.name}.{c}"], value=c) for c in o.choices]
+        o.name: [app_commands.Choice(name=english(f"{game}.{o.name}.{c}"), value=c) for c in o.choices]
         for o in declared
         if isinstance(o, Choice)
     }
@@ -93,7 +94,7 @@ def quick_start_command(bot: GameBot, game: str, quick: QuickStart) -> app_comma
     }
     quick_start.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]
         quick.option: [
-            app_commands.Choice(name=EN[f"{game}.{quick.name}.{v}"], value=v) for v in quick.choices
+            app_commands.Choice(name=english(f"{game}.{quick.name}.{v}"), value=v) for v in quick.choices
         ]
     }
     return app_commands.Command(

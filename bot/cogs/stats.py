@@ -9,8 +9,8 @@ from discord.ext import commands
 
 from bot.client import GameBot
 from bot.cogs.common import desc
-from bot.i18n import Translator, translator
-from bot.locales.en import MESSAGES as EN
+from bot.i18n import Translator, english, translator
+from bot.locales.en import MESSAGES
 from engine import ratings
 from engine.errors import DatabaseBusy
 from engine.registry import GAMES
@@ -25,7 +25,7 @@ def player_name(tr: Translator, player: str) -> str:
     level = ratings.computer_level(player)
     if level is None:
         return f"<@{player}>"
-    return tr("stats.computer", level=tr(f"level.{level}") if f"level.{level}" in EN else level)
+    return tr("stats.computer", level=tr(f"level.{level}") if f"level.{level}" in MESSAGES else level)
 
 
 def line(tr: Translator, s: ratings.Standing) -> str:
@@ -60,7 +60,7 @@ class Stats(commands.Cog):
 
     @app_commands.command(name="leaderboard", description=desc("cmd.leaderboard"))
     @app_commands.describe(game=desc("opt.leaderboard_game"))
-    @app_commands.choices(game=[app_commands.Choice(name=EN[f"game.{g}"], value=g) for g in GAMES])
+    @app_commands.choices(game=[app_commands.Choice(name=english(f"game.{g}"), value=g) for g in GAMES])
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
         if interaction.guild_id is None:
             await self.bot.reply_error(interaction, "error.guild_only")

@@ -85,9 +85,12 @@ def food_payments(cost: str, have: tuple[int, ...], swap: bool = False, barter: 
     return _food_ways(cost, have, BARTER_FOOD if barter else 0, swap)
 
 
+_ONE_FOOD = (Pay(f=1), Pay(b=1), Pay(m=1))
+
+
 def any_food_payments(have: tuple[int, ...]) -> list[Pay]:
     """FRUGAL_MAMMOTHS: one food of any kind (or 2 water)."""
-    out = [Pay(**{r: 1}) for r, k in zip("fbm", have, strict=False) if k]
+    out = [one for one, k in zip(_ONE_FOOD, have, strict=False) if k]
     if have[3] >= WATER_PER_FOOD:
         out.append(Pay(w=WATER_PER_FOOD))
     return out

@@ -317,8 +317,9 @@ def play_card(s: HongaState, kind: str, arg: str | None, p: Pay | None, ev: list
         s.honga = None
         ev.append(Event("honga_moved", {"from": me, "to": None}))
     elif kind in (LUCKY, LUCKY_OR_CHASE):  # R37: an empty quarter is fine; towards HONGA: nothing
+        assert arg is not None  # legal(): a lucky hand names its field
         if arg != HONGA:
-            s.left[arg] = s.left.get(arg, 0) + 1  # type: ignore[index]
+            s.left[arg] = s.left.get(arg, 0) + 1
     elif kind == CLIMB_OR_CHASE:
         climb(s, CLIMB_CARD_STEPS, ev)
     elif kind == BUY_VP:

@@ -10,6 +10,7 @@ are offered as choices, although R22 lets a player type any index 0-7.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 
 Cell = tuple[int, int]
@@ -33,10 +34,10 @@ AREA: dict[str, int] = {p: len(cells) for p, (_, cells) in PIECES.items()}
 N_ORIENTATIONS = 8  # R22: indices 0-7
 
 
-def normalise(cells: object) -> Shape:
+def normalise(cells: Iterable[Cell]) -> Shape:
     """Shift ``cells`` so the smallest x and y are 0; sorted (row by row would also do: any fixed
     order makes equal shapes equal tuples)."""
-    pts = list(cells)  # type: ignore[call-overload]
+    pts = list(cells)
     mx = min(x for x, _ in pts)
     my = min(y for _, y in pts)
     return tuple(sorted((x - mx, y - my) for x, y in pts))

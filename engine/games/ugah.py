@@ -212,7 +212,9 @@ def _chip_events(
 
 def _take(s: UgahState, idx: int, seat: Seat, ev: list[Event]) -> None:
     ev += _chip_events(s, "chip_taken", {"seat": seat, "index": idx}, idx, (seat,))
-    s.stashes[seat].append(s.path[idx])  # type: ignore[arg-type]
+    chip = s.path[idx]
+    assert chip is not None  # a hunter only stops on a chip (R8: empty places never count)
+    s.stashes[seat].append(chip)
     s.path[idx] = None  # the figure stays on the emptied place (R28)
 
 
@@ -223,7 +225,9 @@ def _keep(s: UgahState, hunter: str, to: Seat, ev: list[Event]) -> None:
     _take(s, kept, s.current, ev)
     data = {"from": s.current, "to": to, "index": given}
     ev += _chip_events(s, "chip_given", data, given, (s.current, to))
-    s.stashes[to].append(s.path[given])  # type: ignore[arg-type]
+    chip = s.path[given]
+    assert chip is not None
+    s.stashes[to].append(chip)
     s.path[given] = None
     s.pending = None
     _end_turn(s, ev)

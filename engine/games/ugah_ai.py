@@ -82,10 +82,14 @@ class _Plan:
         ended = not open_stretch(self.path, mm, bb)  # taking chips never changes the open stretch
         if len(moved) == 2 and mm != bb:
             kept, given = (mm, bb) if keep == MM else (bb, mm)
-            pts[self.seat] += self.path[kept]
-            pts[self.recipient(pts)] += self.path[given]
+            mine, theirs = self.path[kept], self.path[given]
+            assert mine is not None and theirs is not None  # a hunter that moved stands on a chip
+            pts[self.seat] += mine
+            pts[self.recipient(pts)] += theirs
         elif moved:
-            pts[self.seat] += self.path[mm if moved[0] == MM else bb]
+            mine = self.path[mm if moved[0] == MM else bb]
+            assert mine is not None
+            pts[self.seat] += mine
         return self.utility(pts, ended)
 
     def moves(self, pts: list[float], a: int, b: int, mm_first: bool) -> float:
@@ -128,10 +132,12 @@ def _estimate(s: UgahState, seat: Seat) -> tuple[list[float | None], list[float]
         pts = [float(sum(x)) for x in s.stashes]
     else:
         peek = set(s.pending.values()) if s.pending and seat == s.current else set()  # R40
-        known = {i for i, v in enumerate(s.path) if v is not None and (s.face_up[i] or i in peek)}
-        unseen = Counter(CHIPS) - Counter(s.stashes[seat]) - Counter(s.path[i] for i in known)
+        known = {i: v for i, v in enumerate(s.path) if v is not None and (s.face_up[i] or i in peek)}
+        unseen = Counter(CHIPS) - Counter(s.stashes[seat]) - Counter(known.values())
         mean = sum(unseen.elements()) / max(1, sum(unseen.values()))
-        path = [float(v) if i in known else mean if v is not None else None for i, v in enumerate(s.path)]
+        path = [
+            float(known[i]) if i in known else mean if v is not None else None for i, v in enumerate(s.path)
+        ]
         pts = [float(sum(x)) if r == seat else mean * len(x) for r, x in enumerate(s.stashes)]
     for holder in s.spoils.values():
         if holder is not None:

@@ -22,7 +22,6 @@ from engine.errors import BadActionCode, IllegalAction, MatchOver, NotYourTurn
 from engine.games.uonga import (
     RULES,
     UongaState,
-    _start_turn,
     can_move,
     cav_count,
     group_of,
@@ -32,6 +31,7 @@ from engine.games.uonga import (
     resign,
 )
 from engine.games.uonga_data import INDEX, N_SQUARES, NEIGH4, NEIGH8, SQUARES
+from engine.games.uonga_turn import _start_turn
 
 CAV, MAST = 0, 1  # in ``pos`` the Cavemen player is seat 0
 
