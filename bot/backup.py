@@ -27,7 +27,8 @@ from urllib.parse import unquote, urlsplit
 from dotenv import load_dotenv
 
 from bot.settings import resolve_database_path
-from engine.store import StoreError, open_store
+from engine.store import StoreError
+from engine.store.open import open_store
 
 POSTGRES_SCHEMES = ("postgresql", "postgres")  # the two URI designators libpq accepts
 PG_DUMP_MISSING = (

@@ -23,7 +23,8 @@ from bot.surfaces import DiscordSend, Surfaces, replay_viewer
 from engine import compute
 from engine.errors import DatabaseBusy, EngineError
 from engine.match import CLOCK_WATCH_SECONDS, Matches, Update
-from engine.store import StoreBusy, StoreError, open_store
+from engine.store import StoreBusy, StoreError
+from engine.store.open import open_store
 
 log = logging.getLogger(__name__)
 

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 from engine.games import ubongo
 from engine.meta import RecordNote
 
-if TYPE_CHECKING:
-    from engine.store import MatchRow, Record
+if TYPE_CHECKING:  # (types only: at run time engine.store's package would load the Store, which keeps these)
+    from engine.store.rows import MatchRow, Record
 
 
 @dataclass(frozen=True)
