@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import string
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -33,7 +33,7 @@ class Migration:
     sql: str = ""  # both backends run it (with their WORDS) ...
     sqlite: str = ""  # ... or, where the SQL differs, each its own
     postgres: str = ""
-    data: Callable[[Conn], Awaitable[None]] | None = None  # then rows rewritten in Python
+    data: Callable[[Conn], Coroutine[Any, Any, None]] | None = None  # then rows rewritten in Python
 
     def script(self, dialect: Dialect) -> str:
         own = self.sqlite if dialect == "sqlite" else self.postgres

@@ -26,7 +26,7 @@ from engine.store.columns import _mutable_values
 from engine.store.conn import BUSY_SECONDS, CALL_SECONDS, Body, Listener
 from engine.store.errors import StoreBusy, StoreError, StoreUnsure, WriteConflict
 from engine.store.migrations import MIGRATIONS, SCHEMA_VERSION
-from engine.store.postgres_conn import _answer, _Attempt, _Conn, _keep_session, _lost, redact
+from engine.store.postgres_conn import PgConn, _answer, _Attempt, _Conn, _keep_session, _lost, redact
 from engine.store.rows import LoggedAction, MatchRow
 
 log = logging.getLogger(__name__)
@@ -163,7 +163,7 @@ class PostgresStore(Store):
                 f"{self.description}: {err}: check DATABASE_URL and that the server runs"
             ) from err
 
-    async def _migrate(self, conn: asyncpg.Connection) -> None:
+    async def _migrate(self, conn: PgConn) -> None:
         await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
         current = await conn.fetchval("SELECT version FROM schema_version")
         if current is None:
@@ -351,7 +351,7 @@ class PostgresStore(Store):
                 if isinstance(err, TimeoutError) or loop.time() + delay >= deadline:
                     raise StoreBusy(f"{type(err).__name__}: {err}") from err
                 if attempt.conn is not None:  # the server closed it: its pooled siblings are likely gone too
-                    self.pool.expire_connections()
+                    await self.pool.expire_connections()
                     log.info("database connection lost (%s); retrying on a fresh one", type(err).__name__)
                     continue
                 await asyncio.sleep(delay)  # no connection to be had yet (a server restarting)
@@ -360,7 +360,7 @@ class PostgresStore(Store):
             await self.pool.release(attempt.conn, timeout=BUSY_SECONDS)
             return result
 
-    async def _drop(self, conn: asyncpg.Connection | None) -> None:
+    async def _drop(self, conn: PgConn | None) -> None:
         """A connection that died, or is in an unknown state: never handed out again."""
         if conn is not None:
             with contextlib.suppress(asyncpg.InterfaceError):  # (the pool took back a dead one)

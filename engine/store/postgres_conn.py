@@ -14,11 +14,13 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import asyncpg.exceptions as pg
+from asyncpg.pool import PoolConnectionProxy
 
 from engine.store.conn import Body
 from engine.store.errors import ChannelTaken, StoreBusy
 
 T = TypeVar("T")
+PgConn = asyncpg.Connection | PoolConnectionProxy  # a connection of its own, or one of the pool's
 
 # "Try again in a moment", said at once: another process's row lock held too long, a statement
 # timeout, a deadlock or serialization conflict (nothing was written, the connection is fine).
@@ -37,7 +39,7 @@ _LOST = (
 )
 
 
-def _lost(err: BaseException, conn: asyncpg.Connection | None) -> bool:
+def _lost(err: BaseException, conn: PgConn | None) -> bool:
     """Whether ``err`` means the connection (or the server) went away, or the call ran out of time,
     rather than an answer of the server to what was asked."""
     if isinstance(err, (TimeoutError, asyncio.CancelledError, *_LOST)):
@@ -47,7 +49,7 @@ def _lost(err: BaseException, conn: asyncpg.Connection | None) -> bool:
     return False
 
 
-def _closed(conn: asyncpg.Connection) -> bool:
+def _closed(conn: PgConn) -> bool:
     try:
         return conn.is_closed()
     except asyncpg.InterfaceError:  # the pool already took back a connection that died
@@ -87,7 +89,7 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
 
 
 class _Conn:
-    def __init__(self, conn: asyncpg.Connection) -> None:
+    def __init__(self, conn: PgConn) -> None:
         self.conn = conn
 
     async def fetch(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
@@ -103,7 +105,7 @@ class _Conn:
 def _answer(err: BaseException) -> BaseException | None:
     """The store's error for an answer of the server (None: raise ``err`` as it is)."""
     if isinstance(err, pg.UniqueViolationError) and (
-        "channel" in (err.constraint_name or "") or "one_live_match" in str(err)
+        "channel" in (getattr(err, "constraint_name", None) or "") or "one_live_match" in str(err)
     ):
         return ChannelTaken()
     if isinstance(err, _BUSY):  # another process's lock, a conflict
@@ -115,18 +117,18 @@ def _answer(err: BaseException) -> BaseException | None:
 class _Attempt:
     """One try of a call: the connection it took (None: none yet) and whether its COMMIT was sent."""
 
-    conn: asyncpg.Connection | None = None
+    conn: PgConn | None = None
     committing: bool = False
 
     async def run(self, pool: asyncpg.Pool, body: Body[T], *, transaction: bool, writes: bool) -> T:
-        self.conn = await pool.acquire()
+        self.conn = conn = await pool.acquire()
         if not transaction:
             self.committing = writes  # a lone writing statement is its own commit
-            return await body(_Conn(self.conn))
-        tx = self.conn.transaction()
+            return await body(_Conn(conn))
+        tx = conn.transaction()
         await tx.start()
         try:
-            result = await body(_Conn(self.conn))
+            result = await body(_Conn(conn))
         except BaseException:
             await tx.rollback()  # (a dead connection raises here: the caller handles it)
             raise
