@@ -19,7 +19,8 @@ from openskill.models import PlackettLuce
 
 from engine.core import Outcome
 
-if TYPE_CHECKING:  # (a type only: at run time engine.store's package would load the Store, which rates)
+# A type only: engine.store.rows, imported at run time, loads its package, whose Store rates matches.
+if TYPE_CHECKING:
     from engine.store.rows import MatchRow
 
 MODEL = PlackettLuce()  # openskill's defaults: mu 25, sigma 25/3; ordinal = mu - 3 sigma

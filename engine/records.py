@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 from engine.games import ubongo
 from engine.meta import RecordNote
 
-if TYPE_CHECKING:  # (types only: at run time engine.store's package would load the Store, which keeps these)
+# Types only: engine.store.rows, imported at run time, loads its package, whose Store keeps records.
+if TYPE_CHECKING:
     from engine.store.rows import MatchRow, Record
 
 

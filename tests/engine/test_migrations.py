@@ -12,6 +12,8 @@ import pytest
 
 from engine.store import MatchRow, SeatInfo, Store
 from engine.store.migrations import MIGRATIONS
+from engine.store.postgres import PostgresStore
+from engine.store.sqlite import SqliteStore
 
 BEFORE_ADDRESSES_MOVED = 6  # the schema whose rows still carry message_id and seats' dm, dm_message
 
@@ -38,11 +40,11 @@ ROWS = [
 ]
 
 
-async def schema_6_database(backend: str, new_store, name: str, request) -> Store:
+async def schema_6_database(new_store, name: str, request) -> Store:
     """An unopened store on a database as schema 6 left it, holding the old addresses of ROWS."""
     store = new_store(name)
-    if backend == "sqlite":
-        db = sqlite3.connect(store.path)  # type: ignore[attr-defined]
+    if isinstance(store, SqliteStore):
+        db = sqlite3.connect(store.path)
         for migration in MIGRATIONS[:BEFORE_ADDRESSES_MOVED]:
             db.executescript(migration.script("sqlite"))
         for sql in ROWS:
@@ -51,9 +53,10 @@ async def schema_6_database(backend: str, new_store, name: str, request) -> Stor
         db.commit()
         db.close()
         return store
+    assert isinstance(store, PostgresStore)
     conn = await asyncpg.connect(request.getfixturevalue("postgres_url"))
     try:
-        await conn.execute(f'CREATE SCHEMA "{store.schema}"; SET search_path TO "{store.schema}"')  # type: ignore[attr-defined]
+        await conn.execute(f'CREATE SCHEMA "{store.schema}"; SET search_path TO "{store.schema}"')
         for migration in MIGRATIONS[:BEFORE_ADDRESSES_MOVED]:
             await conn.execute(migration.script("postgres"))
         for sql in ROWS:
@@ -71,8 +74,8 @@ def addresses(rows) -> list[tuple]:
     return sorted((r.kind, r.seat, r.channel_id, r.message_id, r.version) for r in rows)
 
 
-async def test_old_addresses_move_into_the_surfaces_table(backend, new_store, request):
-    store = await schema_6_database(backend, new_store, "old.db", request)
+async def test_old_addresses_move_into_the_surfaces_table(new_store, request):
+    store = await schema_6_database(new_store, "old.db", request)
     await store.open()
     try:
         assert await store.schema_version() == len(MIGRATIONS)
