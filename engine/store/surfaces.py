@@ -9,6 +9,15 @@ from engine.store.conn import Body
 from engine.store.rows import SurfaceRow
 
 _SURFACE_COLUMNS = "match_id, kind, seat, channel_id, message_id, token, version, at"
+_UPSERT = (
+    f"INSERT INTO surfaces ({_SURFACE_COLUMNS}) VALUES (?,?,?,?,?,?,?,?) "
+    "ON CONFLICT (match_id, kind, seat) DO UPDATE SET channel_id=excluded.channel_id, "
+    "message_id=excluded.message_id, token=excluded.token, version=excluded.version, at=excluded.at"
+)
+
+
+def _values(row: SurfaceRow) -> tuple[Any, ...]:
+    return (row.match_id, row.kind, row.seat, row.channel_id, row.message_id, row.token, row.version, row.at)
 
 
 class SurfaceQueries:
@@ -23,23 +32,12 @@ class SurfaceQueries:
         return [SurfaceRow(*r) for r in rows]
 
     async def put_surface(self, row: SurfaceRow) -> None:
-        await self._execute(
-            f"INSERT INTO surfaces ({_SURFACE_COLUMNS}) VALUES (?,?,?,?,?,?,?,?) "
-            "ON CONFLICT (match_id, kind, seat) DO UPDATE SET channel_id=excluded.channel_id, "
-            "message_id=excluded.message_id, token=excluded.token, version=excluded.version, at=excluded.at",
-            row.match_id, row.kind, row.seat, row.channel_id, row.message_id, row.token, row.version, row.at,
-        )  # fmt: skip
+        await self._execute(_UPSERT, *_values(row))
 
     async def claim_surface(self, row: SurfaceRow) -> bool:
         """Write ``row`` only if its version is newer than the stored one: True for the one caller, in
         any process, that claimed this version (a ping per turn, a recap once)."""
-        changed = await self._execute(
-            f"INSERT INTO surfaces ({_SURFACE_COLUMNS}) VALUES (?,?,?,?,?,?,?,?) "
-            "ON CONFLICT (match_id, kind, seat) DO UPDATE SET channel_id=excluded.channel_id, "
-            "message_id=excluded.message_id, token=excluded.token, version=excluded.version, at=excluded.at "
-            "WHERE surfaces.version < excluded.version",
-            row.match_id, row.kind, row.seat, row.channel_id, row.message_id, row.token, row.version, row.at,
-        )  # fmt: skip
+        changed = await self._execute(f"{_UPSERT} WHERE surfaces.version < excluded.version", *_values(row))
         return changed == 1
 
     async def drop_surface(self, match_id: int, kind: str, seat: int = -1) -> None:
