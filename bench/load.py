@@ -49,14 +49,14 @@ from typing import Any
 
 from bench import Row, ms, pct
 from bench.table import load_average, table
-from engine import store as store_module
 from engine.compute import run_inline
 from engine.errors import StaleAction
 from engine.games.ugah import RULES
 from engine.match import Matches
 from engine.meta import MatchMeta
 from engine.store import LoggedAction, MatchRow, SeatInfo, Store
-from engine.store_sqlite import SqliteStore
+from engine.store import columns as store_module
+from engine.store.sqlite import SqliteStore
 
 NewStore = Callable[[str], Store]  # a database's name -> an unopened store on it
 PG_POOL = 10
@@ -451,7 +451,7 @@ def sqlite_figures(scale: dict[str, Any]) -> dict[str, Any]:
 
 def postgres_figures(scale: dict[str, Any]) -> dict[str, Any] | str:
     """The figures, or why PostgreSQL was skipped."""
-    from engine.store_postgres import PostgresStore
+    from engine.store.postgres import PostgresStore
     from harness import pgserver
 
     if pgserver.binaries() is None:

@@ -12,7 +12,7 @@ from bench import NAMES, Row, ms, pct
 from engine.games.ugah import RULES
 from engine.meta import MatchMeta
 from engine.store import LoggedAction, MatchRow, SeatInfo
-from engine.store_sqlite import SqliteStore as Store
+from engine.store.sqlite import SqliteStore as Store
 
 
 async def _commits(path: str, count: int) -> list[float]:
@@ -24,9 +24,7 @@ async def _commits(path: str, count: int) -> list[float]:
             if s is None or s.phase == "over":  # a fresh match, like the bot's lobby -> start
                 s = RULES.setup(4, version, {"variant": "uncertain"})
                 seats = [SeatInfo(1000 + i, n) for i, n in enumerate(NAMES)]
-                m = MatchRow(
-                    0, "ugah", 1, version, None, 1000, "active", 0, version, seats, {}, RULES.dump(s)
-                )
+                m = MatchRow(0, "ugah", 1, version, 1000, "active", 0, version, seats, {}, RULES.dump(s))
                 await store.create(m, time.time())
             seat = s.current
             action = rng.choice(RULES.legal_actions(s, seat))

@@ -17,7 +17,8 @@ import discord
 from bot import render_pool
 from bot.client import create_bot
 from bot.settings import SettingsError, StoreOptions, load_settings, resolve_database_path
-from engine.store import StoreError, open_store
+from engine.store import StoreError
+from engine.store.open import open_store
 
 
 def check_database(path: str, **options: Unpack[StoreOptions]) -> None:

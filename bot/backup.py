@@ -25,7 +25,8 @@ import tempfile
 from urllib.parse import unquote, urlsplit
 
 from bot.settings import database_url, resolve_database_path
-from engine.store import StoreError, open_store
+from engine.store import StoreError
+from engine.store.open import open_store
 
 POSTGRES_SCHEMES = ("postgresql", "postgres")  # the two URI designators libpq accepts
 PG_DUMP_MISSING = (

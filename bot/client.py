@@ -26,7 +26,8 @@ from engine.errors import DatabaseBusy, EngineError
 from engine.match import CLOCK_WATCH_SECONDS, Matches
 from engine.options import TURN_SECONDS
 from engine.signals import SetAside, Signal, TimerFired, TimerHeld
-from engine.store import StoreBusy, StoreError, open_store
+from engine.store import StoreBusy, StoreError
+from engine.store.open import open_store
 
 log = logging.getLogger(__name__)
 

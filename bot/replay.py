@@ -312,7 +312,7 @@ def rules_pictures(game: str, tr: Translator) -> list[tuple[Callable[[], bytes],
     out = [(functools.partial(_once, (*key, "board"), board), f"{game}_rules.png", alt)]
     if ui.private is not None:
         row = MatchRow(
-            id=0, game=game, guild_id=None, channel_id=0, message_id=None, host_id=0, status="active",
+            id=0, game=game, guild_id=None, channel_id=0, host_id=0, status="active",
             version=1, seed=RULES_SEED, seats=[SeatInfo(None, name) for name in names], options=opts,
             state=None,
         )  # fmt: skip

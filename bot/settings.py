@@ -48,7 +48,7 @@ class Settings:
     database_url: str | None = None  # postgresql://...: several processes share it
     shard_count: int | None = None  # None: as many shards as Discord advises, all in this process
     shard_ids: tuple[int, ...] | None = None  # the shards this process runs (None: all)
-    # PostgreSQL only; None: engine.store_postgres's defaults
+    # PostgreSQL only; None: engine.store.postgres's defaults
     pg_notify_channel: str | None = None  # PG_NOTIFY_CHANNEL: where a commit tells the other processes
     pg_migration_lock: int | None = None  # PG_MIGRATION_LOCK: the advisory lock of start-up migrations
     database_pool_size: int | None = None  # DATABASE_POOL_SIZE: connections per process
@@ -198,7 +198,7 @@ def resolve_database_path(*, move: bool) -> str:
 def _rename_database(old: str, new: str) -> None:
     """Rename ``old`` and its side files to ``new``: side files first, the database last (an
     interruption leaves ``old`` to be renamed again at the next start), all undone if one fails. Not
-    while a bot instance has ``old`` open (the lock file engine.store_sqlite holds: BlockingIOError)."""
+    while a bot instance has ``old`` open (the lock file engine.store.sqlite holds: BlockingIOError)."""
     lock_path = f"{old}.lock"
     lock = open(lock_path) if os.path.exists(lock_path) else None  # noqa: SIM115 (closed below)
     try:

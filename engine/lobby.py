@@ -85,7 +85,6 @@ class Lobby:
             game=game,
             guild_id=guild_id,
             channel_id=channel_id,
-            message_id=None,
             host_id=host_id,
             status="lobby",
             version=1,

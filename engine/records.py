@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any
 from engine.games import ubongo
 from engine.meta import RecordNote
 
+# Types only: engine.store.rows, imported at run time, loads its package, whose Store keeps records.
 if TYPE_CHECKING:
-    from engine.store import MatchRow, Record
+    from engine.store.rows import MatchRow, Record
 
 
 @dataclass(frozen=True)

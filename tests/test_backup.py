@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from bot.backup import redact, split_password
-from engine.store import open_store
+from engine.store.open import open_store
 
 ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "s3cr:et@pw/x"  # percent-encoded in URLs below: every character that needs it

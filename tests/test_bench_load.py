@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from bench import load
-from engine.store_sqlite import SqliteStore
+from engine.store.sqlite import SqliteStore
 
 TINY = {"matches": 20, "clicks": 40, "live": 200, "tasks": 5, "seconds": 0.3}
 

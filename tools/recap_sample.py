@@ -33,7 +33,7 @@ def finished_match() -> tuple[MatchRow, list[LoggedAction]]:
         state, _ = rules.apply(state, seat, action)
         log.append(LoggedAction(len(log) + 2, seat, action, "computer"))
     m = MatchRow(
-        id=1, game=GAME, guild_id=1, channel_id=1, message_id=None, host_id=1, status="finished",
+        id=1, game=GAME, guild_id=1, channel_id=1, host_id=1, status="finished",
         version=len(log) + 1, seed=SEED, seats=[SeatInfo(None, n, ai=True) for n in NAMES], options=opts,
         state=rules.dump(state), meta=MatchMeta(locale="en"),
     )  # fmt: skip

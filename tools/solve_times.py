@@ -30,7 +30,8 @@ from engine import replay
 from engine.games.ubongo import need
 from engine.games.ubongo_ai import COMPUTER, LEVELS, STEP_SECONDS
 from engine.registry import rules_for
-from engine.store import MatchRow, open_store
+from engine.store import MatchRow
+from engine.store.open import open_store
 
 GAME = "ubongo"
 STARTS = ("round_started", "task_started")  # a new task dealt (setup deals the first one)

@@ -1,6 +1,5 @@
 """Where each surface lives, read through a bounded per-process cache and written straight to the
-``surfaces`` table: never under a match's lock, never as a match commit. Rows from before that table
-(a seat's DM in its seat record) are read as if they were in it."""
+``surfaces`` table: never under a match's lock, never as a match commit."""
 
 from __future__ import annotations
 
@@ -38,11 +37,7 @@ class Addresses:
         return list((await self._of(match_id)).values())
 
     async def dm(self, m: MatchRow, seat: int) -> SurfaceRow | None:
-        row = await self.get(m.id, "dm", seat)
-        info = m.seats[seat]
-        if row is None and info.dm is not None:  # stored by an earlier version, in the seat record
-            row = SurfaceRow(m.id, "dm", seat, info.dm, info.dm_message)
-        return row
+        return await self.get(m.id, "dm", seat)
 
     async def closed_dms(self, m: MatchRow) -> set[int]:
         """Seats whose DMs turned out closed (channel 0): they play through the panel."""

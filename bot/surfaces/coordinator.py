@@ -213,10 +213,7 @@ class Surfaces:
                 await asyncio.wait_for(self._calm.wait(), left)
 
     async def board_row(self, m: MatchRow) -> SurfaceRow | None:
-        row = await self.addresses.get(m.id, BOARD)
-        if row is None and m.message_id is not None:  # posted by an earlier version
-            row = SurfaceRow(m.id, BOARD, -1, m.channel_id, m.message_id)
-        return row
+        return await self.addresses.get(m.id, BOARD)
 
     async def public_board(self, m: MatchRow, state: Any, display: str = "") -> Board:
         """The public message of a committed match: its lobby, a lobby that closed, or the game."""

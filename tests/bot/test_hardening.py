@@ -19,9 +19,9 @@ from bot import __main__ as entry
 from bot.client import CHANNEL_LIMIT
 from bot.i18n import translator
 from bot.names import BIDI_CONTROLS, ZWSP, clean_name
-from engine.migrations import SQLITE as MIGRATIONS
 from engine.registry import rules_for
-from engine.store_sqlite import SqliteStore as Store
+from engine.store.migrations import MIGRATIONS
+from engine.store.sqlite import SqliteStore as Store
 from harness.sim import SIM_CLOCK_WATCH
 from tests.bot.concurrent import concurrent_clicks
 from tests.bot.helpers import (

@@ -110,7 +110,7 @@ def test_a_board_picture_pickles_with_its_translator() -> None:
     """What bot.messages hands to the render pool is picklable (a partial of a game's render)."""
     state = UGAH.setup(2, 1, {})
     seats = [SeatInfo(1, "alice"), SeatInfo(2, "bob")]
-    m = MatchRow(1, "ugah", 1, 1, None, 1, "active", 1, 1, seats, {"locale": "de"}, UGAH.dump(state))
+    m = MatchRow(1, "ugah", 1, 1, 1, "active", 1, 1, seats, {"locale": "de"}, UGAH.dump(state))
     draw = game_picture(m, state).draw
     assert draw is not None
     assert pickle.loads(pickle.dumps(draw))() == draw()
@@ -126,7 +126,7 @@ def test_every_game_s_pictures_reach_a_drawing_process(game: str) -> None:
     n = 2 if game == "uonga" else 3
     state = rules.setup(n, 5, {})
     seats = [SeatInfo(i + 1, name) for i, name in enumerate(["alice", "bob", "carol"][:n])]
-    m = MatchRow(1, game, 1, 1, None, 1, "active", 1, 1, seats, {"locale": "de"}, rules.dump(state))
+    m = MatchRow(1, game, 1, 1, 1, "active", 1, 1, seats, {"locale": "de"}, rules.dump(state))
     pictures = [game_picture(m, state).draw] + [
         private(m, state, seat, translator("fr")).draw for seat in range(n)
     ]

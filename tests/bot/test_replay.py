@@ -226,7 +226,7 @@ def test_replay_steps_hide_what_the_live_board_hides(kit, monkeypatch):
         state, _ = rules.apply(state, seat, action)
         log.append(LoggedAction(len(log) + 2, seat, action, "player"))
     seats = [SeatInfo(100 + i, f"p{i}") for i in range(n)]
-    m = MatchRow(1, kit.game, 1, 2, 3, 100, "cancelled", len(log) + 2, 11, seats, opts, rules.dump(state))
+    m = MatchRow(1, kit.game, 1, 2, 100, "cancelled", len(log) + 2, 11, seats, opts, rules.dump(state))
     steps = rebuild(rules, n, 11, opts, log)
     tr = translator("en")
     checked = 0

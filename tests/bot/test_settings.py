@@ -15,7 +15,7 @@ import pytest
 from bot import __main__ as entry
 from bot.client import create_bot
 from bot.settings import Settings, SettingsError, load_settings, resolve_database_path
-from engine.store_sqlite import SqliteStore
+from engine.store.sqlite import SqliteStore
 
 FAKE = "FAKEtokenFORtestsONLYxyz12.GAbCdE.not-a-real-token-0123456789abcdefgh"  # not a real token shape
 

@@ -38,7 +38,8 @@ from bot.surfaces.send import (
     RETRY,
     verdict,
 )
-from engine.store import SurfaceRow, open_store
+from engine.store import SurfaceRow
+from engine.store.open import open_store
 
 # ids exactly as every earlier version wrote them: each still decodes to its surface and intent
 TODAYS_IDS = {

@@ -8,8 +8,8 @@ import pytest
 from engine.compute import run_inline
 from engine.match import Matches
 from engine.store import Store
-from engine.store_postgres import PostgresStore
-from engine.store_sqlite import SqliteStore
+from engine.store.postgres import PostgresStore
+from engine.store.sqlite import SqliteStore
 
 
 class Clock:

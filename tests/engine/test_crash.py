@@ -15,7 +15,7 @@ import sqlite3
 import time
 
 from engine.registry import GAMES, rules_for
-from engine.store_sqlite import SqliteStore as Store
+from engine.store.sqlite import SqliteStore as Store
 
 KILLS = 200
 TIME_BUDGET = 60.0  # seconds; the test stops early (but after at least 50 kills) if the machine is slow

@@ -11,8 +11,8 @@ from engine.compute import run_inline
 from engine.errors import ChannelBusy, LobbyError, NotInMatch, NotYourTurn, StaleAction
 from engine.games.ugah import RULES
 from engine.match import Matches
-from engine.migrations import SQLITE as MIGRATIONS
-from engine.store_sqlite import SqliteStore as Store
+from engine.store.migrations import MIGRATIONS
+from engine.store.sqlite import SqliteStore as Store
 from tests.replayed import replayed
 
 

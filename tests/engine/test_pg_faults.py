@@ -18,7 +18,7 @@ from engine.errors import DatabaseBusy, DatabaseUnsure
 from engine.match import Matches
 from engine.registry import rules_for
 from engine.store import CALL_SECONDS
-from engine.store_postgres import PostgresStore
+from engine.store.postgres import PostgresStore
 from harness import pgserver
 from tests.engine.conftest import Clock
 from tests.replayed import replayed

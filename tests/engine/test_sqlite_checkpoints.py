@@ -7,10 +7,10 @@ import os
 import random
 import sqlite3
 
-from engine import store_sqlite
 from engine.compute import run_inline
 from engine.match import Matches
-from engine.store_sqlite import SqliteStore
+from engine.store import sqlite as store_sqlite
+from engine.store.sqlite import SqliteStore
 from tests.engine.conftest import Clock
 from tests.engine.test_many_tables import start_match
 from tests.engine.test_match import move

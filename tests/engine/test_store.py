@@ -7,15 +7,15 @@ import sqlite3
 
 import pytest
 
-from engine.migrations import SQLITE as MIGRATIONS
 from engine.store import StoreError
-from engine.store_sqlite import SqliteStore as Store
+from engine.store.migrations import MIGRATIONS
+from engine.store.sqlite import SqliteStore as Store
 
 
 def write_first_schema_database(path: str) -> None:
     """A database exactly as schema version 1 wrote it, with one live match in it."""
     db = sqlite3.connect(path)
-    db.executescript(MIGRATIONS[0] + "\nPRAGMA user_version=1;")
+    db.executescript(MIGRATIONS[0].script("sqlite") + "\nPRAGMA user_version=1;")
     db.execute(
         "INSERT INTO matches (game, guild_id, channel_id, message_id, host_id, status, version, seed, seats, "
         "options, state, meta, deadline, created, updated) VALUES ('ugah', 1, 10, 55, 100, 'lobby', 1, 7, ?, "
@@ -34,7 +34,7 @@ async def test_migrates_a_first_schema_database_and_keeps_its_matches(tmp_path):
     try:
         assert await store.schema_version() == len(MIGRATIONS) > 1
         m = await store.live_in_channel(10)
-        assert m is not None and m.seats[0].name == "alice" and m.message_id == 55
+        assert m is not None and m.seats[0].name == "alice"
         # migration 6: the board posted by an earlier version is a surface address now (its buttons work)
         rows = await store.surfaces(m.id)
         assert [(r.kind, r.seat, r.channel_id, r.message_id) for r in rows] == [("board", -1, 10, 55)]

@@ -15,11 +15,11 @@ import pytest
 from engine.compute import run_inline
 from engine.errors import DatabaseBusy, LobbyError, StaleAction
 from engine.match import Matches
-from engine.migrations import SQLITE as MIGRATIONS
 from engine.signals import SetAside
 from engine.store import BUSY_SECONDS, StoreBusy, StoreError
-from engine.store_sqlite import SqliteStore as Store
-from engine.store_sqlite import _InThread
+from engine.store.migrations import MIGRATIONS
+from engine.store.sqlite import SqliteStore as Store
+from engine.store.sqlite import _InThread
 from tests.engine.conftest import Clock
 from tests.replayed import replayed
 
@@ -141,7 +141,7 @@ def read_only(path: str, monkeypatch) -> None:
     if os.geteuid() == 0:
         real = aiosqlite.connect
         monkeypatch.setattr(
-            "engine.store_sqlite.aiosqlite.connect",
+            "engine.store.sqlite.aiosqlite.connect",
             lambda p, **kw: real(f"file:{p}?mode=ro", uri=True, **kw),
         )
 
@@ -223,7 +223,7 @@ async def test_bad_bytes_in_one_match_set_it_aside_and_the_others_go_on(tmp_path
 def fill_disk(store: Store, monkeypatch) -> list[bool]:
     """From now on every write fails as SQLite fails on a full disk: SQLITE_FULL, and the
     transaction is rolled back by SQLite itself (so a ROLLBACK then says "cannot rollback").
-    Writes run in the connection's thread through engine.store_sqlite._InThread: patched there."""
+    Writes run in the connection's thread through engine.store.sqlite._InThread: patched there."""
     full = [True]
     real_execute, real_many = _InThread.execute, _InThread.executemany
 

@@ -15,7 +15,7 @@ from engine.compute import run_inline
 from engine.errors import EngineError
 from engine.games.ugah import RULES
 from engine.match import Matches
-from engine.store_postgres import PostgresStore
+from engine.store.postgres import PostgresStore
 from tests.replayed import replayed
 
 ACTIVE, IDLE = 8, 4  # matches both processes click on; matches nobody clicks (their turn limit fires)

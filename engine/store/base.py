@@ -1,6 +1,6 @@
 """Persistence: matches (snapshot + version + timers) and an append-only action log, on SQLite
-(embedded, the default: engine.store_sqlite) or PostgreSQL (several processes: engine.store_postgres),
-chosen by ``open_store``. The queries are written once, here, in SQL both understand (``?`` for
+(embedded, the default: engine.store.sqlite) or PostgreSQL (several processes: engine.store.postgres),
+chosen by ``engine.store.open``. The queries are written once, here, in SQL both understand (``?`` for
 parameters); a backend supplies connections, transactions and the mapping of its errors.
 
 The database is the truth; Discord messages are only a view of it. A move is committed (snapshot,
@@ -12,115 +12,29 @@ stale copy, in this process or another, can never overwrite a newer row: it gets
 from __future__ import annotations
 
 import abc
-import copy
-import dataclasses
 import json
 import logging
-from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from collections.abc import Iterable
+from typing import Any
 
 from engine import ratings, records
 from engine.meta import MatchMeta
-from engine.migrations import SCHEMA_VERSION
+from engine.store.columns import (
+    _COLUMNS,
+    _HOST,
+    _LIVE_SQL,
+    _MUTABLE,
+    _MUTABLE_SLOTS,
+    _SEATS,
+    _mutable_values,
+    _row_to_match,
+)
+from engine.store.conn import Body, Conn, Listener, T
+from engine.store.errors import SeatedInLiveMatch, WriteConflict
+from engine.store.rows import Forgotten, LiveEntry, LoggedAction, MatchRow, Record, SeatInfo
+from engine.store.surfaces import SurfaceQueries
 
 log = logging.getLogger(__name__)
-
-LIVE = ("lobby", "active")
-BUSY_SECONDS = 1.5  # wait this long for another process's lock, then say "busy" (Discord allows 3 s)
-CALL_SECONDS = 2.5  # every database call ends within this, answered or busy: a click is answered in 3 s
-
-
-class StoreError(Exception):
-    """The database cannot be used; the message is one line with advice that fits the cause."""
-
-
-class StoreBusy(Exception):
-    """The database cannot answer in time right now (another process's lock, a lost connection):
-    nothing was written; retry later."""
-
-
-class StoreUnsure(StoreBusy):
-    """The database stopped answering after a commit was sent: it may or may not have been written
-    (PostgreSQL frozen or cut off mid-commit). The caller forgets what it cached and reads the truth."""
-
-
-class ChannelTaken(Exception):
-    """The channel already has a live match (the database's unique index said so)."""
-
-
-class WriteConflict(Exception):
-    """The row changed since it was read (another process wrote it): reload and try again."""
-
-
-@dataclass
-class SeatInfo:
-    user_id: int | None  # None for a computer seat
-    name: str
-    ai: bool = False
-    away: bool = False  # a human whose turn timer ran out: the computer plays until they click again
-    idle: bool = False  # a human whose turn began and who has not acted since (Matches._gone_away)
-    level: str | None = None  # a computer seat's difficulty (the game's Computer.levels)
-    version: int = 0  # the match version at which what this seat can do last changed (private staleness)
-    dm: int | None = None  # private surface: the DM channel id, 0 once DMs turned out closed
-    dm_message: int | None = None
-    locale: str | None = None  # the player's Discord language when seated: their DMs speak it
-
-    def dump(self) -> dict[str, Any]:
-        return {k: v for k, v in vars(self).items() if v is not None or k == "user_id"}
-
-
-@dataclass
-class MatchRow:
-    id: int
-    game: str
-    guild_id: int | None
-    channel_id: int
-    message_id: int | None
-    host_id: int
-    status: str
-    version: int
-    seed: int
-    seats: list[SeatInfo]
-    options: dict[str, Any]
-    state: dict[str, Any] | None  # the game's dump(), wrapped on disk in {schema, game, state}
-    meta: MatchMeta = field(default_factory=MatchMeta)  # typed and versioned (engine.meta)
-    timers: dict[str, float] = field(default_factory=dict)  # timer key -> absolute due time
-    public_version: int = 0  # the version at which the public view last changed
-
-    @property
-    def deadline(self) -> float | None:
-        return min(self.timers.values()) if self.timers else None
-
-    def copy(self) -> MatchRow:
-        """A private copy to change; the cached row is replaced only after its commit. The state's
-        dump is shared, not copied (most of a row's bytes): a commit replaces it whole, never edits it.
-        Field by field rather than ``copy.deepcopy``, which took about a tenth of the bot's own CPU in
-        a move (tests/engine/test_store_copy.py checks no mutable part is shared)."""
-        return dataclasses.replace(
-            self,
-            seats=[dataclasses.replace(s) for s in self.seats],
-            options=copy.deepcopy(self.options),
-            meta=self.meta.copy(),
-            timers=dict(self.timers),
-        )
-
-
-@dataclass(frozen=True)
-class Forgotten:
-    """What forgetting a user changed: matches that name them no more, rows of stats and records gone."""
-
-    matches: int
-    ratings: int
-    records: int
-
-
-class SeatedInLiveMatch(Exception):
-    """A user's data cannot be forgotten while they sit in these live matches."""
-
-    def __init__(self, match_ids: list[int]) -> None:
-        super().__init__(f"seated in live matches {match_ids}")
-        self.match_ids = match_ids
 
 
 def _forget_in(m: MatchRow, user_id: int) -> bool:
@@ -136,177 +50,6 @@ def _forget_in(m: MatchRow, user_id: int) -> bool:
     if m.meta.ended_by == user_id:
         m.meta.ended_by, m.meta.ended_by_name, changed = None, None, True
     return changed
-
-
-@dataclass(frozen=True)
-class Record:
-    """A player's best result in one game and mode, and the match that set it."""
-
-    best: float
-    previous: float | None  # the best before this one (None: the first result)
-    match_id: int
-
-
-@dataclass(frozen=True)
-class LoggedAction:
-    version: int
-    seat: int
-    action: str
-    source: str  # "player", "computer" (AI seat), "timeout" (turn limit) or "timer" (a rules timer)
-
-
-STATE_SCHEMA = 1
-
-
-def _envelope(game: str, state: dict[str, Any] | None) -> str | None:
-    if state is None:
-        return None
-    return json.dumps({"schema": STATE_SCHEMA, "game": game, "state": state}, separators=(",", ":"))
-
-
-_COLUMNS = (
-    "id, game, guild_id, channel_id, message_id, host_id, status, version, seed, seats, options, "
-    "state, meta, timers, public_version"
-)
-_MUTABLE = (
-    "channel_id, message_id, status, version, seats, options, state, meta, timers, public_version, deadline"
-)
-_MUTABLE_SLOTS = ",".join("?" * (len(_MUTABLE.split(",")) + 1))  # ... and "updated"
-_LIVE_SQL = "status IN ('lobby','active')"
-
-
-def _row_to_match(r: tuple[Any, ...]) -> MatchRow:
-    (mid, game, guild, channel, message, host, status, version, seed, seats, options, state, meta, timers,
-     public_version) = r[:15]  # fmt: skip
-    env = json.loads(state) if state else None
-    return MatchRow(
-        id=mid,
-        game=game,
-        guild_id=guild,
-        channel_id=channel,
-        message_id=message,
-        host_id=host,
-        status=status,
-        version=version,
-        seed=seed,
-        seats=[SeatInfo(**s) for s in json.loads(seats)],
-        options=json.loads(options),
-        state=env["state"] if env else None,
-        meta=MatchMeta.load(json.loads(meta)),
-        timers=json.loads(timers),
-        public_version=public_version,
-    )
-
-
-def _mutable_values(m: MatchRow) -> tuple[Any, ...]:
-    """The columns a commit rewrites, in _MUTABLE's order."""
-    seats = json.dumps([s.dump() for s in m.seats])
-    return (m.channel_id, m.message_id, m.status, m.version, seats, json.dumps(m.options), _envelope(m.game, m.state),
-            json.dumps(m.meta.dump()), json.dumps(m.timers), m.public_version, m.deadline)  # fmt: skip
-
-
-@dataclass(frozen=True)
-class LiveEntry:
-    """What start-up needs of a live match without decoding its state (decoded on first use)."""
-
-    id: int
-    guild_id: int | None
-    channel_id: int
-    status: str
-    timers: dict[str, float]
-
-    @property
-    def deadline(self) -> float | None:
-        return min(self.timers.values()) if self.timers else None
-
-
-class Conn(Protocol):
-    """A backend's connection, as the queries below use it (``?`` parameters)."""
-
-    async def fetch(self, sql: str, *args: Any) -> list[tuple[Any, ...]]: ...
-    async def execute(self, sql: str, *args: Any) -> int: ...  # rows changed
-    async def executemany(self, sql: str, rows: list[tuple[Any, ...]]) -> None: ...
-
-
-@dataclass(frozen=True)
-class SurfaceRow:
-    """Where one surface of a match lives (bot.surfaces): a message in a channel, and for a surface
-    reached through an interaction (an ephemeral panel) the token Discord lets a bot use for 15
-    minutes after ``at``. ``seat`` is -1 for a surface of the whole match; ``version`` is the last one
-    claimed (a ping's turn, a recap sent once)."""
-
-    match_id: int
-    kind: str
-    seat: int = -1
-    channel_id: int | None = None
-    message_id: int | None = None
-    token: str | None = None
-    version: int = 0
-    at: float = 0.0
-
-
-_SURFACE_COLUMNS = "match_id, kind, seat, channel_id, message_id, token, version, at"
-
-
-T = TypeVar("T")
-Body = Callable[[Conn], Awaitable[T]]  # a transaction: every statement goes through its Conn
-
-
-class SurfaceQueries:
-    """Surface addresses and server settings: small rows written without a match's lock (showing a
-    board never waits for, or commits to, the match)."""
-
-    _fetch: Callable[..., Awaitable[list[tuple[Any, ...]]]]
-    _write: Callable[[Body[Any]], Awaitable[Any]]
-
-    async def surfaces(self, match_id: int) -> list[SurfaceRow]:
-        rows = await self._fetch(f"SELECT {_SURFACE_COLUMNS} FROM surfaces WHERE match_id=?", match_id)
-        return [SurfaceRow(*r) for r in rows]
-
-    async def put_surface(self, row: SurfaceRow) -> None:
-        await self._execute(
-            f"INSERT INTO surfaces ({_SURFACE_COLUMNS}) VALUES (?,?,?,?,?,?,?,?) "
-            "ON CONFLICT (match_id, kind, seat) DO UPDATE SET channel_id=excluded.channel_id, "
-            "message_id=excluded.message_id, token=excluded.token, version=excluded.version, at=excluded.at",
-            row.match_id, row.kind, row.seat, row.channel_id, row.message_id, row.token, row.version, row.at,
-        )  # fmt: skip
-
-    async def claim_surface(self, row: SurfaceRow) -> bool:
-        """Write ``row`` only if its version is newer than the stored one: True for the one caller, in
-        any process, that claimed this version (a ping per turn, a recap once)."""
-        changed = await self._execute(
-            f"INSERT INTO surfaces ({_SURFACE_COLUMNS}) VALUES (?,?,?,?,?,?,?,?) "
-            "ON CONFLICT (match_id, kind, seat) DO UPDATE SET channel_id=excluded.channel_id, "
-            "message_id=excluded.message_id, token=excluded.token, version=excluded.version, at=excluded.at "
-            "WHERE surfaces.version < excluded.version",
-            row.match_id, row.kind, row.seat, row.channel_id, row.message_id, row.token, row.version, row.at,
-        )  # fmt: skip
-        return changed == 1
-
-    async def drop_surface(self, match_id: int, kind: str, seat: int = -1) -> None:
-        await self._execute(
-            "DELETE FROM surfaces WHERE match_id=? AND kind=? AND seat=?", match_id, kind, seat
-        )
-
-    async def guild_setting(self, guild_id: int, name: str) -> str | None:
-        rows = await self._fetch(
-            "SELECT value FROM guild_settings WHERE guild_id=? AND name=?", guild_id, name
-        )
-        return rows[0][0] if rows else None
-
-    async def set_guild_setting(self, guild_id: int, name: str, value: str) -> None:
-        await self._execute(
-            "INSERT INTO guild_settings (guild_id, name, value) VALUES (?,?,?) "
-            "ON CONFLICT (guild_id, name) DO UPDATE SET value=excluded.value",
-            guild_id, name, value,
-        )  # fmt: skip
-
-    async def _execute(self, sql: str, *args: Any) -> int:
-        """One statement in a transaction of its own; the rows it changed."""
-        return int(await self._write(lambda db: db.execute(sql, *args)))
-
-
-Listener = Callable[[int, int, int | None], Awaitable[None] | None]  # (match id, version, guild id)
 
 
 class Store(abc.ABC, SurfaceQueries):
@@ -545,14 +288,16 @@ class Store(abc.ABC, SurfaceQueries):
                 if m is None:
                     seats = [
                         {"user_id": None, "name": ""} if s.get("user_id") == user_id else s
-                        for s in json.loads(r[9])
+                        for s in json.loads(r[_SEATS])
                     ]
                     await db.execute(
                         "UPDATE matches SET host_id=?, seats=?, updated=? WHERE id=?",
-                        0 if r[5] == user_id else r[5], json.dumps(seats), now, r[0],
+                        0 if r[_HOST] == user_id else r[_HOST], json.dumps(seats), now, r[0],
                     )  # fmt: skip
                 else:
-                    gone = [i for i, seat in enumerate(json.loads(r[9])) if seat.get("user_id") == user_id]
+                    gone = [
+                        i for i, seat in enumerate(json.loads(r[_SEATS])) if seat.get("user_id") == user_id
+                    ]
                     await db.execute(
                         "UPDATE matches SET host_id=?, seats=?, meta=?, updated=? WHERE id=?",
                         m.host_id, json.dumps([seat.dump() for seat in m.seats]), json.dumps(m.meta.dump()), now, m.id,
@@ -664,41 +409,3 @@ class Store(abc.ABC, SurfaceQueries):
             guild_id, game, limit,
         )  # fmt: skip
         return [ratings.Standing(*r) for r in rows]
-
-
-def open_store(
-    target: str,
-    *,
-    exclusive: bool = True,
-    pool_size: int | None = None,
-    notify_channel: str | None = None,
-    migration_lock: int | None = None,
-) -> Store:
-    """The store for ``target``: a postgresql:// URL (several processes), or a SQLite file path.
-    ``pool_size``, ``notify_channel``, ``migration_lock``: PostgreSQL's (None: PostgresStore's defaults)."""
-    if target.startswith(("postgresql://", "postgres://")):
-        from engine.store_postgres import PostgresStore
-
-        return PostgresStore(
-            target, pool_size=pool_size, notify_channel=notify_channel, migration_lock=migration_lock
-        )
-    from engine.store_sqlite import SqliteStore
-
-    return SqliteStore(target, exclusive=exclusive)
-
-
-__all__ = [
-    "LIVE",
-    "SCHEMA_VERSION",
-    "ChannelTaken",
-    "LiveEntry",
-    "LoggedAction",
-    "MatchRow",
-    "Record",
-    "SeatInfo",
-    "Store",
-    "StoreBusy",
-    "StoreError",
-    "WriteConflict",
-    "open_store",
-]

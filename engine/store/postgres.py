@@ -1,7 +1,7 @@
 """The PostgreSQL backend (asyncpg): several bot processes (Discord shards) share one database.
 
 What PostgreSQL already does, it does here: the one-writer rule across processes is the conditional
-UPDATE of engine.store (PostgreSQL row-locks the match, and a second writer re-checks ``version``
+UPDATE of engine.store.base (PostgreSQL row-locks the match, and a second writer re-checks ``version``
 after the first commits, so it changes nothing and gets WriteConflict); concurrent start-ups migrate
 under an advisory lock; and a commit tells the other processes with NOTIFY (delivered only if it
 commits), so they drop their cached copy and re-arm the match's timers.
@@ -11,35 +11,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
-import itertools
 import logging
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import asyncpg.exceptions as pg
 
 from engine import ratings, records
-from engine.migrations import POSTGRES, SCHEMA_VERSION
-from engine.store import (
-    BUSY_SECONDS,
-    CALL_SECONDS,
-    Body,
-    ChannelTaken,
-    Listener,
-    LoggedAction,
-    MatchRow,
-    Store,
-    StoreBusy,
-    StoreError,
-    StoreUnsure,
-    WriteConflict,
-    _mutable_values,
-)
+from engine.store.base import Store
+from engine.store.columns import _mutable_values
+from engine.store.conn import BUSY_SECONDS, CALL_SECONDS, Body, Listener
+from engine.store.errors import StoreBusy, StoreError, StoreUnsure, WriteConflict
+from engine.store.migrations import MIGRATIONS, SCHEMA_VERSION
+from engine.store.postgres_conn import PgConn, _answer, _Attempt, _Conn, _keep_session, _lost, redact
+from engine.store.rows import LoggedAction, MatchRow
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -52,64 +39,6 @@ T = TypeVar("T")
 NOTIFY_CHANNEL = "stoneage_matches"  # NOTIFY channel of commits; "_<schema>" appended outside public
 MIGRATION_LOCK = 0x5354_4F4E  # pg_advisory_xact_lock key: one process migrates at a time ("STON")
 POOL_SIZE = 10  # connections per process (DATABASE_POOL_SIZE)
-# "Try again in a moment", said at once: another process's row lock held too long, a statement
-# timeout, a deadlock or serialization conflict (nothing was written, the connection is fine).
-_BUSY = (
-    pg.LockNotAvailableError,
-    pg.QueryCanceledError,
-    pg.DeadlockDetectedError,
-    pg.SerializationError,
-)
-# A connection lost or not to be had (closed by the server, a server starting or shutting down,
-# too many clients): retried on a fresh connection while time is left.
-_LOST = (
-    pg.PostgresConnectionError,  # includes ConnectionDoesNotExistError
-    pg.OperatorInterventionError,  # admin shutdown, crash shutdown, cannot connect now
-    pg.TooManyConnectionsError,
-)
-
-
-def _lost(err: BaseException, conn: asyncpg.Connection | None) -> bool:
-    """Whether ``err`` means the connection (or the server) went away, or the call ran out of time,
-    rather than an answer of the server to what was asked."""
-    if isinstance(err, (TimeoutError, asyncio.CancelledError, *_LOST)):
-        return True
-    if isinstance(err, OSError | asyncpg.InterfaceError):  # reset, refused; "another operation is in
-        return conn is None or _closed(conn) or "in progress" in str(err)  # progress" as it closes
-    return False
-
-
-def _closed(conn: asyncpg.Connection) -> bool:
-    try:
-        return conn.is_closed()
-    except asyncpg.InterfaceError:  # the pool already took back a connection that died
-        return True
-
-
-_PARAM = re.compile(r"\?")
-
-
-def redact(url: str) -> str:
-    """The URL without its password, for messages and logs."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-    return urlunsplit(parts._replace(netloc=netloc))
-
-
-@functools.lru_cache(maxsize=512)  # the queries are few and fixed (IN lists vary by length only)
-def _numbered(sql: str) -> str:
-    """engine.store's ``?`` parameters as PostgreSQL's ``$1, $2, ...``."""
-    counter = itertools.count(1)
-    return _PARAM.sub(lambda _: f"${next(counter)}", sql)
-
-
-def _rowcount(status: str) -> int:
-    """asyncpg returns the command tag ('UPDATE 1'); its last word is the row count."""
-    tail = status.rsplit(" ", 1)[-1]
-    return int(tail) if tail.isdigit() else 0
-
 
 # Moves committed together (see PostgresStore.commit): one statement, one round trip, for every move
 # queued meanwhile. Each row is written only if its match is still at the version its move read; the
@@ -117,12 +46,12 @@ def _rowcount(status: str) -> int:
 _MOVES_SQL = """
 WITH input AS (
     SELECT * FROM unnest(
-        $1::bigint[], $2::int[], $3::bigint[], $4::bigint[], $5::text[], $6::int[], $7::text[], $8::text[],
-        $9::text[], $10::text[], $11::text[], $12::int[], $13::float8[], $14::float8[], $15::text[]
-    ) AS i(id, read_version, channel_id, message_id, status, version, seats, options, state, meta, timers,
+        $1::bigint[], $2::int[], $3::bigint[], $4::text[], $5::int[], $6::text[], $7::text[],
+        $8::text[], $9::text[], $10::text[], $11::int[], $12::float8[], $13::float8[], $14::text[]
+    ) AS i(id, read_version, channel_id, status, version, seats, options, state, meta, timers,
            public_version, deadline, updated, notice)
 ), up AS (
-    UPDATE matches m SET channel_id = i.channel_id, message_id = i.message_id, status = i.status,
+    UPDATE matches m SET channel_id = i.channel_id, status = i.status,
         version = i.version, seats = i.seats, options = i.options, state = i.state, meta = i.meta,
         timers = i.timers, public_version = i.public_version, deadline = i.deadline, updated = i.updated
     FROM input i WHERE m.id = i.id AND m.version = i.read_version
@@ -130,11 +59,11 @@ WITH input AS (
 ), logged AS (
     INSERT INTO actions (match_id, version, seat, action, source, at)
     SELECT a.match_id, a.version, a.seat, a.action, a.source, a.at
-    FROM unnest($16::bigint[], $17::int[], $18::int[], $19::text[], $20::text[], $21::float8[])
+    FROM unnest($15::bigint[], $16::int[], $17::int[], $18::text[], $19::text[], $20::float8[])
         AS a(match_id, version, seat, action, source, at)
     WHERE a.match_id IN (SELECT id FROM up)
 ), told AS (
-    SELECT pg_notify($22, i.notice) FROM input i WHERE i.id IN (SELECT id FROM up)
+    SELECT pg_notify($21, i.notice) FROM input i WHERE i.id IN (SELECT id FROM up)
 )
 SELECT (SELECT coalesce(array_agg(id), '{}') FROM up), (SELECT count(*) FROM told)
 """
@@ -157,27 +86,6 @@ def _fail(group: list[_Move], err: Exception) -> None:
     for g in group:
         if not g.done.done():
             g.done.set_exception(err)
-
-
-async def _keep_session(conn: asyncpg.Connection) -> None:
-    """A released connection needs no reset query (one more round trip per call): the queries never
-    change the session (settings are the connection's start-up parameters, advisory locks are
-    transaction-scoped), and a connection left in a transaction or an unknown state is terminated
-    by PostgresStore._call instead of returned."""
-
-
-class _Conn:
-    def __init__(self, conn: asyncpg.Connection) -> None:
-        self.conn = conn
-
-    async def fetch(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
-        return [tuple(r) for r in await self.conn.fetch(_numbered(sql), *args)]
-
-    async def execute(self, sql: str, *args: Any) -> int:
-        return _rowcount(await self.conn.execute(_numbered(sql), *args))
-
-    async def executemany(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
-        await self.conn.executemany(_numbered(sql), rows)
 
 
 class PostgresStore(Store):
@@ -250,7 +158,7 @@ class PostgresStore(Store):
                 f"{self.description}: {err}: check DATABASE_URL and that the server runs"
             ) from err
 
-    async def _migrate(self, conn: asyncpg.Connection) -> None:
+    async def _migrate(self, conn: PgConn) -> None:
         await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
         current = await conn.fetchval("SELECT version FROM schema_version")
         if current is None:
@@ -261,8 +169,10 @@ class PostgresStore(Store):
                 f"{self.description}: database schema {current} is newer than this bot's "
                 f"({SCHEMA_VERSION}): update the bot, or restore a backup made for this version"
             )
-        for number, script in enumerate(POSTGRES[current:], start=current + 1):
-            await conn.execute(script)
+        for number, migration in enumerate(MIGRATIONS[current:], start=current + 1):
+            await conn.execute(migration.script("postgres"))
+            if migration.data is not None:
+                await migration.data(_Conn(conn))
             await conn.execute("UPDATE schema_version SET version=$1", number)
             log.info("database migrated to schema %s", number)
 
@@ -416,54 +326,41 @@ class PostgresStore(Store):
         deadline = loop.time() + CALL_SECONDS if deadline is None else deadline
         delay = 0.05
         while True:
-            conn: asyncpg.Connection | None = None
-            committing = False
+            attempt = _Attempt()
             try:
                 async with asyncio.timeout_at(deadline):
-                    conn = await self.pool.acquire()
-                    if not transaction:
-                        committing = writes
-                        result = await body(_Conn(conn))
-                    else:
-                        tx = conn.transaction()
-                        await tx.start()
-                        try:
-                            result = await body(_Conn(conn))
-                        except BaseException:
-                            await tx.rollback()  # (a dead connection raises here: handled below)
-                            raise
-                        committing = True
-                        await tx.commit()
+                    result = await attempt.run(self.pool, body, transaction=transaction, writes=writes)
             except BaseException as err:
-                if not _lost(err, conn):  # an answer from the server: the connection is fine
-                    if conn is not None:
-                        await self.pool.release(conn, timeout=BUSY_SECONDS)
-                    if isinstance(err, pg.UniqueViolationError) and (
-                        "channel" in (err.constraint_name or "") or "one_live_match" in str(err)
-                    ):
-                        raise ChannelTaken() from err
-                    if isinstance(err, _BUSY):  # another process's lock, a conflict
-                        raise StoreBusy(f"{type(err).__name__}: {err}") from err
-                    raise
-                if conn is not None:  # dead, or in an unknown state: never handed out again
-                    with contextlib.suppress(asyncpg.InterfaceError):  # (the pool took back a dead one)
-                        conn.terminate()
-                    await self.pool.release(conn)
+                if not _lost(err, attempt.conn):  # an answer from the server: the connection is fine
+                    if attempt.conn is not None:
+                        await self.pool.release(attempt.conn, timeout=BUSY_SECONDS)
+                    mapped = _answer(err)
+                    if mapped is None:
+                        raise
+                    raise mapped from err
+                await self._drop(attempt.conn)
                 if isinstance(err, asyncio.CancelledError):
                     raise
-                if committing:
+                if attempt.committing:
                     raise StoreUnsure(f"{type(err).__name__} during COMMIT: {err}") from err
                 if isinstance(err, TimeoutError) or loop.time() + delay >= deadline:
                     raise StoreBusy(f"{type(err).__name__}: {err}") from err
-                if conn is not None:  # the server closed it: its pooled siblings are likely gone too
-                    self.pool.expire_connections()
+                if attempt.conn is not None:  # the server closed it: its pooled siblings are likely gone too
+                    await self.pool.expire_connections()
                     log.info("database connection lost (%s); retrying on a fresh one", type(err).__name__)
                     continue
                 await asyncio.sleep(delay)  # no connection to be had yet (a server restarting)
                 delay = min(delay * 2, 0.4)
                 continue
-            await self.pool.release(conn, timeout=BUSY_SECONDS)
+            await self.pool.release(attempt.conn, timeout=BUSY_SECONDS)
             return result
+
+    async def _drop(self, conn: PgConn | None) -> None:
+        """A connection that died, or is in an unknown state: never handed out again."""
+        if conn is not None:
+            with contextlib.suppress(asyncpg.InterfaceError):  # (the pool took back a dead one)
+                conn.terminate()
+            await self.pool.release(conn)
 
     # ---- other processes ------------------------------------------------------------------------
 

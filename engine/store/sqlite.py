@@ -5,7 +5,7 @@ task takes every transaction queued meanwhile and commits them together (group c
 savepoint of its own. The statements of one match's move never interleave with another's, cross into
 that thread once, and a burst of clicks on many matches costs a few calls, not a lock held across
 many event-loop turns. One bot process owns a database file at a time (a lock file next to
-it): several processes need PostgreSQL (engine.store_postgres).
+it): several processes need PostgreSQL (engine.store.postgres).
 """
 
 from __future__ import annotations
@@ -19,15 +19,17 @@ import logging
 import os
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
 import aiosqlite
 
-from engine.migrations import SCHEMA_VERSION, SQLITE
-from engine.store import BUSY_SECONDS, CALL_SECONDS, Body, ChannelTaken, Store, StoreBusy, StoreError
+from engine.store.base import Store
+from engine.store.conn import BUSY_SECONDS, CALL_SECONDS, Body
+from engine.store.errors import ChannelTaken, StoreBusy, StoreError
+from engine.store.migrations import MIGRATIONS, SCHEMA_VERSION
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -105,6 +107,37 @@ class _InThread:
 
     async def executemany(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
         self.conn.executemany(sql, rows).close()
+
+
+def _statements(script: str) -> Iterator[str]:
+    """A script's statements one by one: sqlite3 runs one a call (its executescript commits first)."""
+    statement = ""
+    for line in script.splitlines(keepends=True):
+        statement += line
+        if sqlite3.complete_statement(statement):
+            yield statement
+            statement = ""
+    if statement.strip():
+        yield statement
+
+
+def _migrate(conn: sqlite3.Connection, *, current: int) -> None:
+    """In the connection's thread: the migrations after ``current``, each in a transaction of its own
+    that also records its number (a failed one leaves the database at the one before)."""
+    for number, migration in enumerate(MIGRATIONS[current:], start=current + 1):
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in _statements(migration.script("sqlite")):
+                conn.execute(statement).close()
+            if migration.data is not None:
+                _drive(migration.data(_InThread(conn)))
+            conn.execute(f"PRAGMA user_version={number}").close()
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        log.info("database migrated to schema %s", number)
 
 
 def _start_log_over(conn: sqlite3.Connection) -> None:
@@ -200,8 +233,8 @@ class SqliteStore(Store):
                 f"{self.path}: database schema {current} is newer than this bot's ({SCHEMA_VERSION}): "
                 "update the bot, or restore a backup made for this version"
             )
-        for number, script in enumerate(SQLITE[current:], start=current + 1):
-            await self.db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version={number};\nCOMMIT;")
+        if current < SCHEMA_VERSION:
+            await _in_thread(self.db, functools.partial(_migrate, current=current))
         # a write probe: a read-only or locked file must stop the bot now, not fail every move later
         await _statement(self.db, "BEGIN IMMEDIATE")
         await _statement(self.db, f"PRAGMA user_version={SCHEMA_VERSION}")

@@ -1,0 +1,63 @@
+"""Surface addresses and server settings: small rows written without a match's lock."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from engine.store.conn import Body
+from engine.store.rows import SurfaceRow
+
+_SURFACE_COLUMNS = "match_id, kind, seat, channel_id, message_id, token, version, at"
+_UPSERT = (
+    f"INSERT INTO surfaces ({_SURFACE_COLUMNS}) VALUES (?,?,?,?,?,?,?,?) "
+    "ON CONFLICT (match_id, kind, seat) DO UPDATE SET channel_id=excluded.channel_id, "
+    "message_id=excluded.message_id, token=excluded.token, version=excluded.version, at=excluded.at"
+)
+
+
+def _values(row: SurfaceRow) -> tuple[Any, ...]:
+    return (row.match_id, row.kind, row.seat, row.channel_id, row.message_id, row.token, row.version, row.at)
+
+
+class SurfaceQueries:
+    """Surface addresses and server settings: small rows written without a match's lock (showing a
+    board never waits for, or commits to, the match)."""
+
+    _fetch: Callable[..., Awaitable[list[tuple[Any, ...]]]]
+    _write: Callable[[Body[Any]], Awaitable[Any]]
+
+    async def surfaces(self, match_id: int) -> list[SurfaceRow]:
+        rows = await self._fetch(f"SELECT {_SURFACE_COLUMNS} FROM surfaces WHERE match_id=?", match_id)
+        return [SurfaceRow(*r) for r in rows]
+
+    async def put_surface(self, row: SurfaceRow) -> None:
+        await self._execute(_UPSERT, *_values(row))
+
+    async def claim_surface(self, row: SurfaceRow) -> bool:
+        """Write ``row`` only if its version is newer than the stored one: True for the one caller, in
+        any process, that claimed this version (a ping per turn, a recap once)."""
+        changed = await self._execute(f"{_UPSERT} WHERE surfaces.version < excluded.version", *_values(row))
+        return changed == 1
+
+    async def drop_surface(self, match_id: int, kind: str, seat: int = -1) -> None:
+        await self._execute(
+            "DELETE FROM surfaces WHERE match_id=? AND kind=? AND seat=?", match_id, kind, seat
+        )
+
+    async def guild_setting(self, guild_id: int, name: str) -> str | None:
+        rows = await self._fetch(
+            "SELECT value FROM guild_settings WHERE guild_id=? AND name=?", guild_id, name
+        )
+        return rows[0][0] if rows else None
+
+    async def set_guild_setting(self, guild_id: int, name: str, value: str) -> None:
+        await self._execute(
+            "INSERT INTO guild_settings (guild_id, name, value) VALUES (?,?,?) "
+            "ON CONFLICT (guild_id, name) DO UPDATE SET value=excluded.value",
+            guild_id, name, value,
+        )  # fmt: skip
+
+    async def _execute(self, sql: str, *args: Any) -> int:
+        """One statement in a transaction of its own; the rows it changed."""
+        return int(await self._write(lambda db: db.execute(sql, *args)))
