@@ -54,8 +54,9 @@ from engine.errors import StaleAction
 from engine.games.ugah import RULES
 from engine.match import Matches
 from engine.meta import MatchMeta
-from engine.store import LoggedAction, MatchRow, SeatInfo, Store
+from engine.store import LoggedAction, MatchRow, SeatInfo
 from engine.store import columns as store_module
+from engine.store.base import Store
 from engine.store.sqlite import SqliteStore
 
 NewStore = Callable[[str], Store]  # a database's name -> an unopened store on it

@@ -40,15 +40,8 @@ from engine.options import TURN_SECONDS
 from engine.registry import rules_for
 from engine.signals import Signals, Update
 from engine.staleness import log_action
-from engine.store import (
-    LIVE,
-    Forgotten,
-    LiveEntry,
-    SeatedInLiveMatch,
-    Store,
-    StoreBusy,
-    WriteConflict,
-)
+from engine.store import LIVE, Forgotten, LiveEntry, SeatedInLiveMatch, StoreBusy, WriteConflict
+from engine.store.base import Store
 from engine.timers import AWAY_SECONDS
 from engine.writer import Conflict, Writer
 

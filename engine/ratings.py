@@ -13,15 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from openskill.models import PlackettLuce
 
 from engine.core import Outcome
-
-# A type only: engine.store.rows, imported at run time, loads its package, whose Store rates matches.
-if TYPE_CHECKING:
-    from engine.store.rows import MatchRow
+from engine.store.rows import MatchRow
 
 MODEL = PlackettLuce()  # openskill's defaults: mu 25, sigma 25/3; ordinal = mu - 3 sigma
 COMPUTER = "computer:"

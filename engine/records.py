@@ -13,14 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.games import ubongo
 from engine.meta import RecordNote
 
 # Types only: engine.store.rows, imported at run time, loads its package, whose Store keeps records.
-if TYPE_CHECKING:
-    from engine.store.rows import MatchRow, Record
+from engine.store.rows import MatchRow, Record
 
 
 @dataclass(frozen=True)

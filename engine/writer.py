@@ -24,7 +24,8 @@ from engine.meta import RecordNote
 from engine.options import TURN_SECONDS
 from engine.registry import computer_for, rules_for
 from engine.signals import SetAside, Signals, Update
-from engine.store import LIVE, LoggedAction, MatchRow, Store, StoreBusy, StoreUnsure, WriteConflict
+from engine.store import LIVE, LoggedAction, MatchRow, StoreBusy, StoreUnsure, WriteConflict
+from engine.store.base import Store
 
 log = logging.getLogger(__name__)
 

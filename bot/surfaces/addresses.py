@@ -6,7 +6,8 @@ from __future__ import annotations
 import collections
 import logging
 
-from engine.store import MatchRow, Store, SurfaceRow
+from engine.store import MatchRow, SurfaceRow
+from engine.store.base import Store
 
 log = logging.getLogger(__name__)
 

@@ -29,7 +29,8 @@ from bot.surfaces.reconciler import Reconciler
 from bot.surfaces.send import Send
 from engine.errors import EngineError
 from engine.match import Matches
-from engine.store import LIVE, MatchRow, Store, SurfaceRow
+from engine.store import LIVE, MatchRow, SurfaceRow
+from engine.store.base import Store
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,7 @@
-"""Persistence: the rows, the errors and the ``Store`` every backend implements.
+"""Persistence: the rows and the errors, which import no database code, so that anything may import
+them (engine.ratings and engine.records among them, which ``engine.store.base`` uses in turn).
 
-``engine.store.open`` chooses a backend (``engine.store.sqlite``, ``engine.store.postgres``) for a
+``engine.store.base.Store`` is what every backend implements; ``engine.store.open`` chooses a backend (``engine.store.sqlite``, ``engine.store.postgres``) for a
 target; it is not imported here, so that importing the rows never imports a database driver, and the
 backends, which import this package, never import themselves back. The schema is
 ``engine.store.migrations``; how a row maps to columns, ``engine.store.columns``.
@@ -8,7 +9,6 @@ backends, which import this package, never import themselves back. The schema is
 
 from __future__ import annotations
 
-from engine.store.base import Store
 from engine.store.conn import BUSY_SECONDS, CALL_SECONDS
 from engine.store.errors import (
     ChannelTaken,
@@ -41,7 +41,6 @@ __all__ = [
     "Record",
     "SeatInfo",
     "SeatedInLiveMatch",
-    "Store",
     "StoreBusy",
     "StoreError",
     "StoreUnsure",

@@ -7,7 +7,7 @@ import pytest
 
 from engine.compute import run_inline
 from engine.match import Matches
-from engine.store import Store
+from engine.store.base import Store
 from engine.store.postgres import PostgresStore
 from engine.store.sqlite import SqliteStore
 

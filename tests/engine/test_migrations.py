@@ -10,7 +10,8 @@ import sqlite3
 import asyncpg
 import pytest
 
-from engine.store import MatchRow, SeatInfo, Store
+from engine.store import MatchRow, SeatInfo
+from engine.store.base import Store
 from engine.store.migrations import MIGRATIONS
 from engine.store.postgres import PostgresStore
 from engine.store.sqlite import SqliteStore
