@@ -145,4 +145,4 @@ def match_seeds(request, monkeypatch):
     """Under CI every new match gets a seed drawn from the test's own name."""
     if os.environ.get("CI"):
         rng = random.Random(zlib.crc32(request.node.nodeid.encode()))
-        monkeypatch.setattr("engine.match._new_seed", lambda: rng.getrandbits(63))
+        monkeypatch.setattr("engine.lobby._new_seed", lambda: rng.getrandbits(63))

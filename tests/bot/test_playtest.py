@@ -22,7 +22,7 @@ from simcord.backend import serializers
 from simcord.enums import ComponentType, InteractionType
 from simcord.interactions import base_payload
 
-import engine.match
+import engine.lobby
 from bot.games.base import Ctx
 from bot.games.ugah import UgahUI
 from bot.i18n import translator
@@ -50,7 +50,7 @@ TR = translator(None)
 def fixed_seeds(monkeypatch):
     """Matches dealt from fixed seeds: the random play below is the same on every run."""
     seeds = itertools.count(int(os.environ.get("PLAYTEST_SEED", "8")))
-    monkeypatch.setattr(engine.match, "_new_seed", lambda: next(seeds))
+    monkeypatch.setattr(engine.lobby, "_new_seed", lambda: next(seeds))
 
 
 async def late_click(env: Any, actor: Any, message: Any, custom_id: str) -> InteractionResult:

@@ -12,7 +12,7 @@ from typing import Any
 import discord
 import pytest
 
-import engine.match
+import engine.lobby
 from bot import messages
 from bot.i18n import translator
 from harness.sim import components, recaps
@@ -39,7 +39,7 @@ PANEL_EXPIRY = 15 * 60 + 1
 def fixed_seeds(monkeypatch):
     """Matches dealt from fixed seeds: the same games on every run."""
     seeds = itertools.count(18)
-    monkeypatch.setattr(engine.match, "_new_seed", lambda: next(seeds))
+    monkeypatch.setattr(engine.lobby, "_new_seed", lambda: next(seeds))
 
 
 # ---- helpers -------------------------------------------------------------------------------------

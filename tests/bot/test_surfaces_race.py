@@ -245,7 +245,7 @@ async def test_four_last_placements_at_once_leave_every_dm_current(
 ):
     env = simcord_env
     seeds = random.Random(seed)
-    monkeypatch.setattr("engine.match._new_seed", lambda: seeds.getrandbits(63))
+    monkeypatch.setattr("engine.lobby._new_seed", lambda: seeds.getrandbits(63))
     _, channel, players = setup_table(env, 4)
     user_locales.update({p.id: loc for p, loc in zip(players, LOCALES, strict=True)})
     counts = []
@@ -268,7 +268,7 @@ async def test_four_last_placements_at_once_leave_every_dm_current(
 async def test_a_four_placement_batch_uploads_one_image_per_changed_dm(simcord_env, images, monkeypatch):
     env = simcord_env
     seeds = random.Random(99)
-    monkeypatch.setattr("engine.match._new_seed", lambda: seeds.getrandbits(63))
+    monkeypatch.setattr("engine.lobby._new_seed", lambda: seeds.getrandbits(63))
     _, channel, players = setup_table(env, 4)
     mid = await start_ubongo(env, channel, players)
     sent, changed = await last_placements_at_once(env, players, mid, images, seeds)
@@ -371,7 +371,7 @@ async def test_ugah_played_through_429_windows_on_channel_edits(simcord_env, mon
     reaches it by the latest click's interaction token while channel edits are refused."""
     env = simcord_env
     rng, seeds = random.Random(7), random.Random(7)
-    monkeypatch.setattr("engine.match._new_seed", lambda: seeds.getrandbits(63))
+    monkeypatch.setattr("engine.lobby._new_seed", lambda: seeds.getrandbits(63))
     _, channel, players = setup_table(env, 1 if computer else 2)
     mid = await open_and_start(env, channel, players, ai=int(computer), variant="basic", turn_seconds=10)
     clicks = stale = windows = refused = by_token = 0
@@ -420,7 +420,7 @@ async def test_an_ubongo_race_through_a_429_window_catches_up_within_a_second(
     window to close. A second after it, every DM and the board show the latest state."""
     env = simcord_env
     rng, seeds = random.Random(3), random.Random(3)
-    monkeypatch.setattr("engine.match._new_seed", lambda: seeds.getrandbits(63))
+    monkeypatch.setattr("engine.lobby._new_seed", lambda: seeds.getrandbits(63))
     _, channel, players = setup_table(env, 4)
     user_locales.update({p.id: loc for p, loc in zip(players, LOCALES, strict=True)})
     mid = await start_ubongo(env, channel, players)  # a 20 s countdown: rounds end inside the window
