@@ -15,8 +15,8 @@ from typing import Any
 
 import discord
 
-from bot.games.base import Ctx, Surface
-from bot.games.common import MAX_ALT, MAX_LABEL, MAX_OPTION, MAX_PLACEHOLDER, image_labels, story_lines
+from bot.games.base import Ctx, GameUI, Surface
+from bot.games.common import MAX_ALT, MAX_LABEL, MAX_OPTION, MAX_PLACEHOLDER, story_lines
 from bot.i18n import Translator
 from engine.core import Event
 from engine.games.honga import FIELD_CODES, GATHER_CODES
@@ -24,7 +24,7 @@ from engine.games.honga_data import DISKS, FIELDS, HONGA, NEIGHBOURS, SPACES, TR
 from engine.games.honga_pay import Pay, parse_pay
 from engine.games.honga_turn import hands_by_field
 from render.graphemes import ELLIPSIS, cut, fit_names
-from render.honga import EN_LABELS, render_honga
+from render.honga import EN_LABELS, RENDERER
 
 MAX_OPTIONS = 25  # Discord: options per select
 # every select's values are whole action codes; its argument only keeps custom_ids unique
@@ -376,9 +376,10 @@ def _compact(line: str, prefix: str, ai_names: list[str]) -> str:
 # ---- the UI --------------------------------------------------------------------------------------
 
 
-class HongaUI:
+class HongaUI(GameUI):
     game = "honga"
     image_name = "honga.png"
+    renderer = RENDERER
     private = "panel"
     hand_emoji = "🐯"
     layout = "classic"  # a select per row is all a turn needs; the image carries the board
@@ -597,14 +598,3 @@ class HongaUI:
             parts.append(tr("honga.alt.player", name=names[i], score=p["score"], f=f, b=b, m=m, w=w,
                             x=p["board"], cards=p["cards"]) + pending + ".")  # fmt: skip
         return " ".join(parts)
-
-    def render(
-        self,
-        view: dict[str, Any],
-        names: list[str],
-        caption: str | None,
-        tr: Translator | None = None,
-        display: str = "",
-    ) -> bytes:
-        """PNG bytes in the language of ``tr`` (English without one); runs in a worker thread."""
-        return render_honga(view, names, caption=caption, labels=image_labels("honga", EN_LABELS, tr))

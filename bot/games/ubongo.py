@@ -17,7 +17,7 @@ from typing import Any
 
 import discord
 
-from bot.games.base import Ctx, QuickStart, Surface
+from bot.games.base import Ctx, GameUI, QuickStart, Surface
 from bot.games.common import MAX_ALT, MAX_OPTION, MAX_PLACEHOLDER, image_labels, story_lines
 from bot.i18n import Translator
 from engine.core import Event
@@ -32,7 +32,7 @@ from engine.games.ubongo import (
 )
 from engine.games.ubongo_pieces import AREA, PIECE_IDS, cells_at
 from render.graphemes import ELLIPSIS, cut, fit_names
-from render.ubongo import EN_LABELS, render_table, render_task
+from render.ubongo import EN_LABELS, RENDERER, render_task
 
 PAGE = 25  # Discord's most options in one select
 PLACE = "place"  # the argument of the action select of places
@@ -127,9 +127,10 @@ def _task_image(view: dict[str, Any], seat: int, tr: Translator, cursor: dict[st
     return render_task(view, seat, image_labels("ubongo", EN_LABELS, tr), cursor)
 
 
-class UbongoUI:
+class UbongoUI(GameUI):
     game = "ubongo"
     image_name = "ubongo.png"
+    renderer = RENDERER
     private = "dm"
     hand_emoji = "🧩"
     layout = "classic"  # five rows: pieces, places, browsing, lift / clear, set aside
@@ -306,17 +307,6 @@ class UbongoUI:
             ]
             parts.append(tr("ubongo.alt.last", n=last["round"], list=", ".join(marks)))
         return " ".join(parts)
-
-    def render(
-        self,
-        view: dict[str, Any],
-        names: list[str],
-        caption: str | None,
-        tr: Translator | None = None,
-        display: str = "",
-    ) -> bytes:
-        """The public table from the public view; runs in a worker thread."""
-        return render_table(view, names, caption=caption, labels=image_labels("ubongo", EN_LABELS, tr))
 
     # ---- the DM workspace -------------------------------------------------------------------------
 

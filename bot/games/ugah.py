@@ -11,13 +11,13 @@ from typing import Any
 
 import discord
 
-from bot.games.base import Ctx, Surface
-from bot.games.common import MAX_ALT, MAX_LABEL, image_labels, story_lines
+from bot.games.base import Ctx, GameUI, Surface
+from bot.games.common import MAX_ALT, MAX_LABEL, story_lines
 from bot.i18n import Translator
 from engine.core import Event
 from engine.games.ugah import RULES, open_stretch, simulate_moves
 from render.graphemes import ELLIPSIS, cut, fit_names
-from render.ugah import EN_LABELS, render_ugah
+from render.ugah import RENDERER
 
 ORDER = ("dinosaur", "mammoth", "bird", "mm", "bb")
 EMOJI = {
@@ -42,9 +42,10 @@ def _chip_at(tr: Translator, path: list[Any], j: int) -> str:
     return tr("ugah.chip.hidden_at", n=j + 1) if value is None else _chip(tr, value)
 
 
-class UgahUI:
+class UgahUI(GameUI):
     game = "ugah"
     image_name = "ugah.png"
+    renderer = RENDERER
     private = "panel"
     hand_emoji = "🎒"
     layout = "classic"
@@ -296,18 +297,6 @@ class UgahUI:
         else:
             parts.append(tr("ugah.alt.turn", name=names[view["current"]]))
         return " ".join(parts)
-
-    def render(
-        self,
-        view: dict[str, Any],
-        names: list[str],
-        caption: str | None,
-        tr: Translator | None = None,
-        display: str = "",
-    ) -> bytes:
-        """PNG bytes in the language of ``tr`` (English without one); runs in a worker thread."""
-        labels = image_labels("ugah", EN_LABELS, tr)
-        return render_ugah(view, names, caption=caption, labels=labels)
 
     def hand(self, state: Any, seat: int, names: list[str], tr: Translator) -> str:
         view = RULES.view(state, seat)
