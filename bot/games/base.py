@@ -42,6 +42,7 @@ class Ctx:
     seat: int | None = None  # the viewer of a private surface; None for the public message
     display: str = ""  # display-only state from the click that asked for this surface
     _view: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+    _public: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     @property
     def surface(self) -> str:
@@ -69,6 +70,14 @@ class Ctx:
         if self._view is None:
             self._view = rules_for(self.m.game).view(self.state, self.seat)
         return self._view
+
+    def public_view(self) -> dict[str, Any]:
+        """What everyone sees (the viewer's view when this is the public message's Ctx)."""
+        if self.seat is None:
+            return self.view()
+        if self._public is None:
+            self._public = rules_for(self.m.game).view(self.state, None)
+        return self._public
 
     def legal(self, seat: int | None = None) -> list[str]:
         seat = self.seat if seat is None else seat

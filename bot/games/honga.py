@@ -47,12 +47,12 @@ class HongaUI(GameUI):
 
     def controls(self, ctx: Ctx) -> list[discord.ui.Item[Any]]:
         """What the mover may do that reveals nothing: never bonus cards or the disks to keep."""
-        state = ctx.state
-        legal = [c for c in ctx.legal(state.current) if not c.startswith(("card.", "keep."))]
-        if state.phase == "place":
+        view = ctx.view()
+        legal = [c for c in ctx.legal(view["current"]) if not c.startswith(("card.", "keep."))]
+        if view["phase"] == "place":
             placeholder = ctx.tr("honga.ctl.place")
             return [ctx.select("place", place_options(ctx.tr, None), placeholder=placeholder, row=0)]
-        if state.phase == "act":
+        if view["phase"] == "act":
             return act_items(ctx, legal, cards=False)
         return []  # keep: the two disks are the mover's secret; the panel offers them
 

@@ -15,7 +15,7 @@ from bot.games.base import Ctx, GameUI, Surface
 from bot.games.common import MAX_ALT, MAX_LABEL, story_lines
 from bot.i18n import Translator
 from engine.core import Event
-from engine.games.ugah import RULES, open_stretch, simulate_moves
+from engine.games.ugah import open_stretch, simulate_moves
 from render.graphemes import ELLIPSIS, cut, fit_names
 from render.ugah import RENDERER
 
@@ -61,21 +61,21 @@ class UgahUI(GameUI):
         kind, *symbols = code.split(".")
         if kind != "pick" or not symbols or not all(sym in EMOJI for sym in symbols):
             return None
-        counts = Counter(ctx.state.rolled)
+        counts = Counter(ctx.view()["rolled"])
         return " + ".join(f"{EMOJI[sym]} {ctx.tr('ugah.sym.' + sym)} ×{counts[sym]}" for sym in symbols)
 
     def controls(self, ctx: Ctx) -> list[discord.ui.Item[Any]]:
-        state, tr = ctx.state, ctx.tr
-        legal = ctx.legal(state.current)
+        view, tr = ctx.view(), ctx.tr
+        legal = ctx.legal(view["current"])
         items: list[discord.ui.Item[Any]] = []
-        if state.phase == "pick":
-            counts = Counter(state.rolled)
+        if view["phase"] == "pick":
+            counts = Counter(view["rolled"])
             present = [s for s in ORDER if counts[s]]
             for sym in present:
                 if f"pick.{sym}" in legal:
                     label = f"{tr('ugah.sym.' + sym)} ×{counts[sym]}"
                     items.append(ctx.button(f"pick.{sym}", label, emoji=EMOJI[sym]))
-            if len(present) > 1 and not state.single:
+            if len(present) > 1 and not view["single"]:
                 options = [
                     discord.SelectOption(label=f"{tr('ugah.sym.' + s)} ×{counts[s]}", value=s, emoji=EMOJI[s])
                     for s in present
@@ -86,28 +86,28 @@ class UgahUI(GameUI):
                         "pick", options, min_values=1, max_values=len(present), placeholder=placeholder, row=1
                     )
                 )
-        elif state.phase == "order":
+        elif view["phase"] == "order":
             for hunter in ("mm", "bb"):
                 items.append(
                     ctx.button(f"first.{hunter}", self._order_label(ctx, hunter), emoji=EMOJI[hunter])
                 )
-        elif state.phase == "keep":
+        elif view["phase"] == "keep":
             items.extend(self._keep_buttons(ctx, legal))
         return items
 
     def help_text(self, ctx: Ctx) -> str:
-        """The ? button for the player to move (ctx.seat), from the rules state: the dice showing and
+        """The ? button for the player to move (ctx.seat), from their view: the dice showing and
         how to set them aside, what each hunter order leads to, or each keep/give choice with values."""
-        state, tr = ctx.state, ctx.tr
-        if state.phase == "pick":
-            counts = Counter(state.rolled)
+        view, tr = ctx.view(), ctx.tr
+        if view["phase"] == "pick":
+            counts = Counter(view["rolled"])
             shown = ", ".join(f"{EMOJI[s]} {tr('ugah.sym.' + s)} ×{counts[s]}" for s in ORDER if counts[s])
-            key = "ugah.help.pick_single" if state.single else "ugah.help.pick"
+            key = "ugah.help.pick_single" if view["single"] else "ugah.help.pick"
             return tr(key, dice=shown)
-        if state.phase == "order":
+        if view["phase"] == "order":
             choices = [self._order_label(ctx, h) for h in ("mm", "bb")]
             return tr("ugah.help.order", choices="\n".join(f"• {c}" for c in choices))
-        if state.phase == "keep":
+        if view["phase"] == "keep":
             labels = [str(b.item.label) for b in self._keep_buttons(ctx, ctx.legal())]  # type: ignore[attr-defined]
             return tr("ugah.help.keep", choices="\n".join(f"• {c}" for c in labels))
         return ""
@@ -117,17 +117,16 @@ class UgahUI(GameUI):
         """What each order leads to, from the board everyone sees (R24-R32): where the hunters stop,
         or, when they meet on one chip, the chip taken and the chips lost as the game ends."""
         tr, view = ctx.tr, ctx.view()
-        s = ctx.state
-        a, b = s.aside.count("mm"), s.aside.count("bb")
+        a, b = view["aside"].count("mm"), view["aside"].count("bb")
         path = [None if c["taken"] else c for c in view["path"]]
-        mm, bb, _ = simulate_moves(path, s.mm, s.bb, a, b, hunter == "mm")
+        mm, bb, _ = simulate_moves(path, view["mm"], view["bb"], a, b, hunter == "mm")
         results = []  # the fullest that fits in a button label (80 characters) is shown
         if mm != bb:
             for chip in (_chip_at, lambda tr, path, j: _chip(tr, path[j]["v"])):
                 results.append(tr("ugah.first.result", mm=chip(tr, path, mm), bb=chip(tr, path, bb)))
         else:  # they meet: that chip is taken, the game ends and the others between them are lost
             take = tr("ugah.first.take", chip=_chip_at(tr, path, mm))
-            lost = [_chip_at(tr, path, j) for j in open_stretch(path, s.mm, s.bb) if j != mm]
+            lost = [_chip_at(tr, path, j) for j in open_stretch(path, view["mm"], view["bb"]) if j != mm]
             if len(lost) == 1:
                 results.append(tr("ugah.first.take_lost", chip=take, lost=lost[0]))
             elif len(lost) == 2:
@@ -162,11 +161,11 @@ class UgahUI(GameUI):
         return items
 
     def private_surface(self, ctx: Ctx) -> Surface:
-        state, seat = ctx.state, ctx.seat
+        view, seat = ctx.view(), ctx.seat
         assert seat is not None
-        text = self.hand(state, seat, ctx.names, ctx.tr)
+        text = self.hand(view, seat, ctx.tr)
         items: list[discord.ui.Item[Any]] = []
-        if state.phase == "keep" and state.current == seat:
+        if view["phase"] == "keep" and view["current"] == seat:
             items = self._keep_buttons(ctx, ctx.legal())
         return Surface(text, items)
 
@@ -238,17 +237,16 @@ class UgahUI(GameUI):
         return None  # no result yet: the renderer's caption says who is doing what (not a micro-step)
 
     def status_line(self, ctx: Ctx) -> str:
-        state, names, tr = ctx.state, ctx.shown_names, ctx.tr
-        outcome = RULES.outcome(state)
-        if outcome is not None:
-            scores = ", ".join(f"{names[i]} {s}" for i, s in enumerate(outcome.scores))
-            winners = " & ".join(names[w] for w in outcome.winners)
+        view, names, tr = ctx.public_view(), ctx.shown_names, ctx.tr
+        if view["scores"] is not None:  # the rules' outcome
+            scores = ", ".join(f"{names[i]} {s}" for i, s in enumerate(view["scores"]))
+            winners = " & ".join(names[w] for w in view["winners"])
             return tr("ugah.status.over", winners=winners, scores=scores)
-        pending = RULES.view(state, None)["pending"]
+        pending = view["pending"]
         if pending and None in (pending["mm_v"], pending["bb_v"]):  # face-down chips: the panel shows them
-            return tr("ugah.status.keep_hidden", name=names[state.current])
-        phase = "pick_single" if state.phase == "pick" and state.single else state.phase
-        return tr(f"ugah.status.{phase}", name=names[state.current])
+            return tr("ugah.status.keep_hidden", name=names[view["current"]])
+        phase = "pick_single" if view["phase"] == "pick" and view["single"] else view["phase"]
+        return tr(f"ugah.status.{phase}", name=names[view["current"]])
 
     def alt_text(self, view: dict[str, Any], ctx: Ctx) -> str:
         """The whole position in words (the image's description). Past Discord's 1,024 characters
@@ -298,8 +296,8 @@ class UgahUI(GameUI):
             parts.append(tr("ugah.alt.turn", name=names[view["current"]]))
         return " ".join(parts)
 
-    def hand(self, state: Any, seat: int, names: list[str], tr: Translator) -> str:
-        view = RULES.view(state, seat)
+    def hand(self, view: dict[str, Any], seat: int, tr: Translator) -> str:
+        """The seat's chips and spoils, from its own view."""
         chips = view["stash"] or []
         lines = [
             tr(
