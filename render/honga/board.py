@@ -14,9 +14,9 @@ Every word comes from ``labels`` (English by default: ``EN_LABELS``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from PIL import Image, ImageDraw
 
@@ -62,16 +62,10 @@ def _label(labels: Mapping[str, str], key: str, **fields: Any) -> str:
 
 
 @dataclass(frozen=True)
-class _Frame:
-    img: Image.Image
-    d: ImageDraw.ImageDraw
+class _Frame(c.Frame):
     view: dict[str, Any]
-    names: Sequence[str]
-    labels: Mapping[str, str]
     a: Assets
-
-    def label(self, key: str, **fields: Any) -> str:
-        return _label(self.labels, key, **fields)
+    english: ClassVar[Mapping[str, str]] = EN_LABELS
 
     def seat_ok(self, seat: Any) -> bool:
         return isinstance(seat, int) and 0 <= seat < _n(self.view)
@@ -98,14 +92,6 @@ def _winners(view: dict[str, Any]) -> list[int]:
 
 def _int(x: Any, default: int = 0) -> int:
     return x if isinstance(x, int) and not isinstance(x, bool) else default
-
-
-def _name(f: _Frame, seat: Any) -> str:
-    if isinstance(seat, int) and 0 <= seat < len(f.names):
-        name = c.displayable(f.names[seat])
-        if name:
-            return name
-    return f.label("player", n=seat + 1) if isinstance(seat, int) else "?"
 
 
 def _colour(seat: int) -> tuple[int, int, int]:
@@ -189,7 +175,7 @@ def _draw_honga(f: _Frame) -> None:
     name, size = c.fit_size(f.label("field_honga"), 15, True, st.TILE - 2 * st.DISK_R + 10, 10)
     c.text(f.d, (cx, y0 + 14), name, size, c.INK, bold=True, anchor="mm")
     if f.seat_ok(where):
-        text = f.label("honga_with", name=_name(f, where))
+        text = f.label("honga_with", name=f.name(where))
         c.text(f.d, (cx, cy), text, 14, c.INK, bold=True, anchor="mm", max_width=st.TILE - 16)
         f.d.rectangle((cx - 30, cy + 14, cx + 30, cy + 20), fill=_colour(where))
     else:
@@ -259,7 +245,7 @@ def _draw_row(f: _Frame, seat: int, p: dict[str, Any], y: int, h: int) -> None:
         marks.append(f.a.tiger)
     marks_w = sum(m.width + 4 for m in marks)
     room = round(st.PX1 - st.PX0 - 30 - tw - sw - marks_w - 14)
-    nw = c.text(d, (st.PX0 + 16, line1), _name(f, seat), 17, c.INK, bold=True, anchor="lm", max_width=room)
+    nw = c.text(d, (st.PX0 + 16, line1), f.name(seat), 17, c.INK, bold=True, anchor="lm", max_width=room)
     x = st.PX0 + 16 + nw + 6
     for m in marks:
         c.paste(f.img, m, (x, line1 - m.height / 2))
@@ -301,7 +287,7 @@ def _header_and_caption(f: _Frame, caption: str | None) -> None:
 def _default_caption(f: _Frame) -> str:
     view = f.view
     if view.get("over"):
-        winners = [_name(f, w) for w in _winners(view) if f.seat_ok(w)]
+        winners = [f.name(w) for w in _winners(view) if f.seat_ok(w)]
         key = "caption_winners" if len(winners) > 1 else "caption_winner"
         text = f.label(key, names=" & ".join(winners))
         tiebreak = view.get("tiebreak")
@@ -310,7 +296,7 @@ def _default_caption(f: _Frame) -> str:
         return text
     phase = view.get("phase")
     key = f"step_{phase}" if phase in ("place", "act", "keep") else "step_act"
-    return f.label(key, name=_name(f, view.get("current")))
+    return f.label(key, name=f.name(view.get("current")))
 
 
 def _texts(labels: Mapping[str, str]) -> Texts:
@@ -332,7 +318,7 @@ def render_honga(
     """
     a = ASSETS.get()
     img = lettered(_texts(labels)).bg.copy()
-    f = _Frame(img, ImageDraw.Draw(img), view, names, labels, a)
+    f = _Frame(img, ImageDraw.Draw(img), names, labels, view, a)
     _draw_mountain(f)
     _draw_herd(f)
     _draw_honga(f)

@@ -154,11 +154,8 @@ SAMPLES = {
 
 def images() -> dict[str, bytes]:
     """The README images, by file stem."""
-    out = {}
-    for name, make in SAMPLES.items():
-        view, names, caption = make()
-        out[name] = render_ugah(view, names, caption=caption)
-    return out
+    drawn = {name: make() for name, make in SAMPLES.items()}  # (view, names, caption)
+    return {name: render_ugah(view, names, caption=caption) for name, (view, names, caption) in drawn.items()}
 
 
 def localized(labels: Mapping[str, str]) -> dict[str, bytes]:

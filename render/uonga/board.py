@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
-from PIL import Image, ImageDraw
+from PIL import ImageDraw
 
 from render import common as c
 from render.uonga.sprites import ASSETS, Assets, backgrounds
@@ -106,18 +106,12 @@ def _int(v: Any, default: int = 0) -> int:
 
 
 @dataclass(frozen=True)
-class _Frame:
+class _Frame(c.Frame):
     """One board being drawn: the picture, what it shows and the sprites to paste."""
 
-    img: Image.Image
-    d: ImageDraw.ImageDraw
     view: Mapping[str, Any]
-    names: Sequence[str]
-    labels: Mapping[str, str]
     a: Assets
-
-    def label(self, key: str, **fields: Any) -> str:
-        return _label(self.labels, key, **fields)
+    english: ClassVar[Mapping[str, str]] = EN_LABELS
 
     def board(self) -> dict[tuple[int, int], str]:
         raw = self.view.get("board")
@@ -129,13 +123,6 @@ class _Frame:
         seats = self.view.get("seats")
         v = seats.get(side) if isinstance(seats, Mapping) else None
         return v if isinstance(v, int) and v in (0, 1) else None
-
-    def name(self, seat: Any) -> str:
-        if isinstance(seat, int) and 0 <= seat < len(self.names):
-            name = c.displayable(self.names[seat])
-            if name:
-                return name
-        return self.label("player", n=seat + 1) if isinstance(seat, int) else "?"
 
     def side_of(self, seat: Any) -> str:
         return next((s for s in SIDES if self.seat(s) == seat), "cavemen")
@@ -383,7 +370,7 @@ def render_uonga(
     """
     labels = labels if labels is not None else EN_LABELS
     img = backgrounds.get(_label(labels, "title")).copy()
-    f = _Frame(img, ImageDraw.Draw(img), view, names, labels, ASSETS.get())
+    f = _Frame(img, ImageDraw.Draw(img), names, labels, view, ASSETS.get())
     board = f.board()
     _draw_last(f)
     _draw_herds(f, board)
