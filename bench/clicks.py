@@ -53,6 +53,7 @@ from bench.discord_roundtrip import _fast_idle
 from bench.honga import JUMP_EVERY, PANEL_ACTIONS, PANEL_LIFETIME, _open_panel, _panel_controls
 from bench.ubongo import _ready_to_place
 from bot import render_pool
+from bot.games import SPECS
 from bot.render_pool import off_loop
 from engine.registry import rules_for
 from harness.honga import pick
@@ -60,7 +61,7 @@ from harness.sim import DAY, bench_bot, board, button_id, custom_ids, no_recaps,
 from render import common
 
 ROOT = str(Path(__file__).resolve().parents[1]) + "/"
-GAMES = ("ugah", "uonga", "honga", "ubongo")
+GAMES = tuple(SPECS)  # every registered game
 FLOOR_ID = "bench:floor"
 ANSWER_ID = "bench:answer"
 
@@ -216,18 +217,15 @@ class Table:
 
 
 async def _start(t: Table) -> None:
-    options: dict[str, Any] = {"turn_seconds": DAY}
-    if t.game == "honga":
-        options["target"] = "short"
-    if t.game == "ubongo":
-        options.update(side="A", round_limit=1800)
+    options: dict[str, Any] = {"turn_seconds": DAY, **SPECS[t.game].bench.options}
     await t.players[0].slash(t.channel, f"{t.game} start", **options)
     await t.players[1].click(board(t.channel), custom_id=button_id(board(t.channel), "join", "l"))
     await t.players[0].click(board(t.channel), custom_id=button_id(board(t.channel), "start", "l"))
     t.match_id = (await t.env.bot.matches.live_in_channel(t.channel.id)).id
 
 
-async def _ugah(t: Table) -> Click:
+async def _on_the_board(t: Table) -> Click:
+    """A control of the board (any game's move, unless it has a way of its own below)."""
     actor, _ = await t.mover()
     msg = board(t.channel)
     return Click(lambda: actor.click(msg, custom_id=t.rng.choice(custom_ids(msg, "g:"))), msg.id)
@@ -268,8 +266,7 @@ async def _ubongo(t: Table) -> Click:
     return Click(lambda: player.user.click(msg, custom_id=place), msg.id)
 
 
-MOVERS: dict[str, Callable[[Table], Awaitable[Click]]] = {
-    "ugah": _ugah,
+MOVERS: dict[str, Callable[[Table], Awaitable[Click]]] = {  # the games that move otherwise
     "uonga": _uonga,
     "honga": _honga,
     "ubongo": _ubongo,
@@ -331,7 +328,7 @@ async def play(game: str, moves: int, *, before_move: Callable[[], Any] | None =
                     r = await _timed(stamps, _refused(t), out["refused"])
                     assert r.ephemeral, "the spectator's click is refused privately"
                     await _timed(stamps, _floor(t, floor_msg), out["floor"])
-                    click = await MOVERS[game](t)
+                    click = await MOVERS.get(game, _on_the_board)(t)
                     # a picture drawn before is reused (Ubongo's placements here repeat): time drawing it
                     render_pool.forget_drawings(bands=False)
                     with before_move() if before_move else contextlib.nullcontext():

@@ -36,18 +36,12 @@ from openskill.models import PlackettLuce
 
 from bench.table import load_average
 from engine.core import SYSTEM, Computer, Rules
-from engine.registry import COMPUTERS, GAMES
+from engine.registry import SPECS, EngineSpec
 
 RANDOM = "random"
 RANDOM_THINK = 1.0  # seconds a random player takes per action (it never gets faster or slower)
 MAX_STEPS = 200_000  # a game that is still running after this many actions is a bug in the rules
 STRENGTH = {RANDOM: 0, "easy": 1, "medium": 2, "normal": 2, "hard": 3}  # the ladder's order
-SIDES: dict[str, tuple[dict[str, Any], ...]] = {  # options that rotate with the seats (a game's sides)
-    "uonga": ({"side": "cavemen"}, {"side": "mastodons"}),
-}
-OPENINGS = {  # seeded random actions that open each game where the computers are deterministic
-    "uonga": 3,  # the first turn (Hunter, Youngling, Mastodon): 13,800 openings, no two games alike
-}
 
 
 def players(rules: Rules[Any]) -> int:
@@ -55,12 +49,18 @@ def players(rules: Rules[Any]) -> int:
     return max(2, rules.min_players) if rules.max_players < 3 else 3
 
 
-def resolve(game: str) -> tuple[Rules[Any], Computer[Any]]:
+def spec_of(game: str) -> EngineSpec:
+    """A registered game's engine part (its sides and openings too: ``engine.registry``)."""
     if game == "toy":  # the test suite's tiny game (tests/test_ladder.py)
-        from toy.rules import COMPUTER, RULES
+        from toy.rules import ENGINE
 
-        return RULES, COMPUTER
-    return GAMES[game], COMPUTERS[game]
+        return ENGINE
+    return SPECS[game]
+
+
+def resolve(game: str) -> tuple[Rules[Any], Computer[Any]]:
+    spec = spec_of(game)
+    return spec.rules, spec.computer
 
 
 def entrants(game: str) -> list[str]:
@@ -150,7 +150,7 @@ def pairings(game: str, games: int, seed: int = 0) -> list[Game]:
     rules, _ = resolve(game)
     n, field_ = players(rules), entrants(game)
     pairs = [(hi, lo) for lo, hi in itertools.combinations(field_, 2)]
-    sides = SIDES.get(game, ({},))
+    sides = spec_of(game).sides
     unit = n * len(sides)  # a whole number of rotations: every seat and side equally often
     per_pair = math.ceil(games / len(pairs) / unit) * unit
     out = []
@@ -159,7 +159,7 @@ def pairings(game: str, games: int, seed: int = 0) -> list[Game]:
             seat = i % n
             seats = tuple(hi if k == seat else lo for k in range(n))
             side = sides[(i // n) % len(sides)]
-            out.append(Game(game, seats, seed + p * 100_003 + i, dict(side), OPENINGS.get(game, 0)))
+            out.append(Game(game, seats, seed + p * 100_003 + i, dict(side), spec_of(game).openings))
     return out
 
 
@@ -291,7 +291,7 @@ def ladder(game: str, games: int, workers: int | None = None, seed: int = 0) -> 
 
 def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.ladder", description=__doc__.split("\n")[0])
-    parser.add_argument("games", nargs="*", default=["ugah", "uonga", "honga", "ubongo"])
+    parser.add_argument("games", nargs="*", default=list(SPECS))
     parser.add_argument("--games", dest="count", type=int, default=300, help="games per ladder (≥ 300)")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
     args = parser.parse_args(argv)

@@ -97,10 +97,10 @@ def loop_stall(views: list[dict], rounds: int) -> list[Row]:
 def _boards(game: str, moves: int, seed: int) -> list[tuple[dict, list[str]]]:
     """Public views of consecutive positions of seeded random games of ``game`` (what a channel sees
     move after move), with player names."""
-    from engine.registry import rules_for
+    from bot.games import SPECS
 
-    rules, rng, out = rules_for(game), random.Random(seed), []
-    players = 2 if game == "uonga" else 3
+    spec, rng, out = SPECS[game], random.Random(seed), []
+    rules, players = spec.engine.rules, spec.bench.players
     while len(out) < moves:
         s = rules.setup(players, rng.getrandbits(32), {})
         while len(out) < moves and (movers := rules.to_move(s)):
@@ -113,11 +113,11 @@ def _boards(game: str, moves: int, seed: int) -> list[tuple[dict, list[str]]]:
 def per_game(moves: int) -> list[Row]:
     """Render + encode of each game's board: a match's first board (every band of the PNG deflated)
     and a move's (the bands the move left alone are reused: render.png), p50 and largest PNG."""
-    from bot.games import UIS
+    from bot.games import SPECS
 
     rows = []
-    for game in ("ugah", "uonga", "honga", "ubongo"):
-        ui, boards = UIS[game], _boards(game, moves, seed=7)
+    for game, spec in SPECS.items():
+        ui, boards = spec.ui, _boards(game, moves, seed=7)
         ui.render(*boards[0], None)  # the cached assets, once per process
         cold, warm, sizes = [], [], []
         for fresh, series in ((True, cold), (False, warm)):

@@ -2,16 +2,29 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from bench import Row, clicks, discord_roundtrip, engine, honga, platform, render, store, ubongo, uonga
 from bench import load as load_step
 from bot import render_pool
+from bot.games import SPECS
+
+# a game's own bench (bench/<game>.py: its (metric, result, aim) rows), for the games that have one
+GAME_BENCHES: dict[str, Callable[[], list[tuple[str, str, str]]]] = {
+    "ubongo": ubongo.run,
+    "honga": honga.run,
+    "uonga": uonga.run,
+}
 
 
 def game_rows(rows: list[tuple[str, str, str]]) -> list[Row]:
     """A game module's (metric, result, aim) rows; the aim is judged by the module's own table."""
     return [Row(metric, result, aim) for metric, result, aim in rows]
+
+
+def _game_step(run: Callable[[], list[tuple[str, str, str]]]) -> list[Row]:
+    return game_rows(run())
 
 
 def run_step(name: str, quick: bool) -> list[Row]:
@@ -38,8 +51,6 @@ def steps(quick: bool) -> dict[str, Callable[[], list[Row]]]:
         "four seats at once": lambda: platform.four_seats(10 if quick else 40),
         "loop delay during a search": lambda: platform.loop_delay(1.0 if quick else 3.0),
         "uonga clicks": lambda: platform.grid_roundtrip("uonga", 40 if quick else 150),
-        "ubongo": lambda: game_rows(ubongo.run()),
-        "honga": lambda: game_rows(honga.run()),
-        "uonga": lambda: game_rows(uonga.run()),
+        **{game: functools.partial(_game_step, GAME_BENCHES[game]) for game in SPECS if game in GAME_BENCHES},
         "load (SQLite, PostgreSQL)": lambda: load_step.run(quick),
     }

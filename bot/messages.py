@@ -348,8 +348,7 @@ def mention_line(m: MatchRow, state: Any, tr: Translator) -> tuple[str, list[int
     users = [m.seats[s].user_id for s in seats if m.seats[s].user_id is not None]
     due = [t for k, t in m.timers.items() if not k.startswith("ai:")]
     mentions, game = " ".join(f"<@{u}>" for u in users), tr(f"game.{m.game}")
-    hook = getattr(UIS[m.game], "turn_text", None)
-    what = (hook(Ctx(m, state, tr)) if hook is not None and state is not None else None) or tr("match.turn")
+    what = (UIS[m.game].turn_text(Ctx(m, state, tr)) if state is not None else None) or tr("match.turn")
     if due:
         text = tr("match.your_turn", mentions=mentions, what=what, game=game, when=f"<t:{int(min(due))}:R>")
     else:
@@ -379,8 +378,7 @@ def help_text(m: MatchRow, state: Any, seat: int | None, tr: Translator) -> str:
         names = " & ".join(ctx.shown_names[s] for s in movers) or "?"
         return tr("help.waiting", names=names, status=_status(ctx))
     ctx = Ctx(m, state, tr, seat=seat)
-    hook = getattr(ui, "help_text", None)
-    body = hook(ctx) if hook is not None else None
+    body = ui.help_text(ctx)
     if not body:
         legal = set(ctx.legal())
         items = list(ui.controls(Ctx(m, state, tr)))

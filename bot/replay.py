@@ -160,8 +160,7 @@ def action_text(m: MatchRow, state: Any, seat: int, code: str, tr: Translator) -
     ``action_text(code, ctx)``), else the label of the control that made it, else its code."""
     ui = UIS[m.game]
     ctx = Ctx(_running(m), state, tr, seat=seat)
-    hook = getattr(ui, "action_text", None)
-    if hook is not None and (text := hook(code, ctx)):
+    if text := ui.action_text(code, ctx):
         return str(text)
     items = list(ui.controls(Ctx(_running(m), state, tr)))
     if ui.private is not None:
@@ -226,9 +225,7 @@ def moments(m: MatchRow, steps: Sequence[Step], cap: int = MAX_FRAMES) -> list[i
         )
         if (turn_over or i == last) and views[i] != views[keep[-1]]:
             keep.append(i)
-    hook = getattr(UIS[m.game], "recap_moments", None)
-    if hook is not None:
-        keep = sorted({i for i in hook(list(keep), views) if 0 <= i <= last})
+    keep = sorted({i for i in UIS[m.game].recap_moments(list(keep), views) if 0 <= i <= last})
     keep = sorted({0, last, *keep})
     return _even(keep, cap)
 

@@ -119,7 +119,10 @@ class Rules(Protocol[S]):
     name: str
     min_players: int
     max_players: int
-    options: tuple[Option, ...]
+
+    @property
+    def options(self) -> tuple[Option, ...]: ...  # read-only: a game's class attribute satisfies it
+
     # True when a player left with a single legal action learns nothing by choosing it: the engine
     # then plays it for them (and says so) instead of asking for a click.
     auto_single: bool
@@ -155,7 +158,10 @@ class Rules(Protocol[S]):
 class Computer(Protocol[S]):
     """A game's computer player, outside the rules. Runs in a worker process: keep it picklable."""
 
-    levels: tuple[str, ...]  # offered by Add AI; the first is the default (and plays for absent seats)
+    @property
+    def levels(self) -> tuple[str, ...]:  # read-only: a game's class attribute satisfies it
+        """Offered by Add AI; the first is the default (and plays for absent seats)."""
+        ...
 
     def choose(self, s: S, seat: Seat, level: str) -> str:
         """A legal action for ``seat``, decided from what that seat may know."""

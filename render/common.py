@@ -14,9 +14,10 @@ import math
 import threading
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -349,3 +350,27 @@ def label(labels: Mapping[str, str] | None, english: Mapping[str, str], key: str
             pass
     text = english[key]
     return text.format(**fields) if fields else text
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One picture being drawn: the image and its drawing context, the seats' names and the words.
+    A game's frame adds the view it shows and its sprites, and names its English labels, which
+    stand in for a missing or broken label."""
+
+    img: Image.Image
+    d: ImageDraw.ImageDraw
+    names: Sequence[str]
+    labels: Mapping[str, str]
+    english: ClassVar[Mapping[str, str]] = {}
+
+    def label(self, key: str, **fields: Any) -> str:
+        return label(self.labels, self.english, key, **fields)
+
+    def name(self, seat: Any) -> str:
+        """A seat's name as the fonts can draw it; "Player n" for a name that draws as nothing."""
+        if isinstance(seat, int) and 0 <= seat < len(self.names):
+            name = displayable(self.names[seat])
+            if name:
+                return name
+        return self.label("player", n=seat + 1) if isinstance(seat, int) else "?"

@@ -245,41 +245,15 @@ def compile_mo(langs: Iterable[str] = TRANSLATED) -> None:
 def localized_samples(lang: str) -> dict[str, bytes]:
     """Sample boards of every game drawn with ``lang``'s labels (and the banner they build), as the
     bot draws them for a server in that language: to look at, and to check long words fit."""
-    from bot.games.common import image_labels
+    from bot.games import SPECS
+    from bot.games.labels import image_labels
     from bot.i18n import translator
-    from engine.games.ubongo import RULES as UBONGO
-    from render.honga import EN_LABELS as HONGA_LABELS
-    from render.honga import render_honga
-    from render.honga import samples as honga
-    from render.ubongo import EN_LABELS as UBONGO_LABELS
-    from render.ubongo import render_table, render_task
-    from render.ubongo import samples as ubongo
-    from render.ugah import EN_LABELS as UGAH_LABELS
-    from render.ugah import render_ugah
-    from render.ugah import samples as ugah
-    from render.uonga import EN_LABELS as UONGA_LABELS
-    from render.uonga import render_uonga
-    from render.uonga import samples as uonga
 
     tr = translator(lang)
     out: dict[str, bytes] = {}
-    labels = image_labels("ugah", UGAH_LABELS, tr)
-    view, names, _ = ugah.mid_view()
-    out[f"ugah_{lang}"] = render_ugah(view, names, caption=None, labels=labels)
-    view, names, _ = ugah.final_view()
-    out[f"ugah_final_{lang}"] = render_ugah(view, names, caption=None, labels=labels)
-    labels = image_labels("uonga", UONGA_LABELS, tr)
-    view, names, _, highlight = uonga.threat()
-    out[f"uonga_{lang}"] = render_uonga(view, names, caption=None, labels=labels, highlight=highlight)
-    labels = image_labels("honga", HONGA_LABELS, tr)
-    _, view, names = honga.samples()[1]
-    out[f"honga_{lang}"] = render_honga(view, names, caption=None, labels=labels)
-    labels = image_labels("ubongo", UBONGO_LABELS, tr)
-    out[f"ubongo_{lang}"] = render_table(
-        UBONGO.view(ubongo.table_state(), None), ubongo.NAMES[:4], labels=labels
-    )
-    solving, cursor = ubongo.solving_state()
-    out[f"ubongo_task_{lang}"] = render_task(UBONGO.view(solving, 0), 0, labels=labels, cursor=cursor)
+    for spec in SPECS.values():
+        labels = image_labels(spec.name, spec.renderer.labels, tr)
+        out.update({f"{stem}_{lang}": png for stem, png in spec.renderer.localized(labels).items()})
     return out
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from engine.core import SYSTEM, Event, Integer, Outcome, Seat, Timer
 from engine.errors import BadActionCode, IllegalAction, MatchOver, NotYourTurn
+from engine.registry import EngineSpec
 
 TARGET = 6
 COUNTDOWN = 30.0
@@ -115,3 +116,4 @@ class ToyComputer:
 
 RULES = ToyRules()
 COMPUTER = ToyComputer()
+ENGINE = EngineSpec(RULES, COMPUTER)  # the engine's part of its registration (toy.ui.SPEC)

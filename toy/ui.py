@@ -1,16 +1,21 @@
 """Tally's Discord face: a public scoreboard without controls, and per seat a DM with the add
-buttons and a display-only "show as bar" toggle."""
+buttons and a display-only "show as bar" toggle. Registered like every game, by one spec (``SPEC``),
+but only for the tests that ask (``register``)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
 
-from bot.games.base import Ctx, Surface
+from bot import games
+from bot.games.base import Ctx, GameUI, Surface
+from bot.games.spec import GameSpec
 from bot.i18n import Translator
 from engine.core import Event
+from render.renderer import Renderer
+from toy.rules import ENGINE
 
 MESSAGES = {
     "game.toy": "Tally",
@@ -23,9 +28,21 @@ MESSAGES = {
 }
 
 
-class ToyUI:
+def _no_picture(view: dict[str, Any], names: list[str], **_: Any) -> bytes:
+    return b""  # no image: the platform sends none
+
+
+def _no_samples(labels: Mapping[str, str] | None = None) -> dict[str, bytes]:
+    return {}
+
+
+RENDERER = Renderer("toy", {}, _no_picture, _no_samples, _no_samples)
+
+
+class ToyUI(GameUI):
     game = "toy"
     image_name = "toy.png"
+    renderer = RENDERER
     private = "dm"
     hand_emoji = "🔢"
     layout = "classic"
@@ -60,21 +77,10 @@ class ToyUI:
     def alt_text(self, view: dict[str, Any], ctx: Ctx) -> str:
         return f"Tally board, phase {view['phase']}"
 
-    def render(
-        self, view: dict[str, Any], names: list[str], caption: str | None, tr: Translator, display: str = ""
-    ) -> bytes:
-        return b""  # no image: the platform sends none
+
+SPEC = GameSpec(ToyUI(), MESSAGES)
 
 
 def register(monkeypatch: Any) -> None:
-    """Add Tally to every registry the bot reads (for the duration of one test)."""
-    from bot.games import UIS
-    from bot.locales import en
-    from engine import registry
-    from toy.rules import COMPUTER, RULES
-
-    monkeypatch.setitem(registry.GAMES, "toy", RULES)
-    monkeypatch.setitem(registry.COMPUTERS, "toy", COMPUTER)
-    monkeypatch.setitem(UIS, "toy", ToyUI())
-    for key, text in MESSAGES.items():
-        monkeypatch.setitem(en.MESSAGES, key, text)
+    """Register Tally, as every game is, for the duration of one test."""
+    games.register(SPEC, ENGINE, monkeypatch.setitem)

@@ -52,7 +52,7 @@ def start_command(bot: GameBot, game: str) -> app_commands.Command[Any, Any, Any
         ]
     )
     # a game's options keep the spec's names in the engine (``v1``); Discord shows what they do
-    start.__discord_app_commands_param_rename__ = dict(getattr(UIS[game], "option_names", ()))  # type: ignore[attr-defined]
+    start.__discord_app_commands_param_rename__ = dict(UIS[game].option_names)  # type: ignore[attr-defined]
     start.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
         o.name: option_description(game, o) for o in declared
     }
@@ -106,7 +106,7 @@ def game_group(bot: GameBot, game: str) -> app_commands.Group:
     group = app_commands.Group(name=game, description=desc(f"cmd.{game}"))
     group.add_command(start_command(bot, game))
     group.add_command(rules_command(game))
-    for quick in getattr(UIS[game], "quick_starts", ()):  # a UI may declare extra quick-start commands
+    for quick in UIS[game].quick_starts:  # a UI may declare extra quick-start commands
         group.add_command(quick_start_command(bot, game, quick))
     return group
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 
@@ -25,11 +25,13 @@ from bot.components import (
     ActionSelect,
     kind_for,
 )
+from bot.games.labels import image_labels
 from bot.i18n import Translator, seat_name
 from engine.core import Event
 from engine.match import PRIVATE, PUBLIC
 from engine.registry import rules_for
 from engine.store import MatchRow
+from render.renderer import Renderer
 
 
 @dataclass
@@ -40,6 +42,7 @@ class Ctx:
     seat: int | None = None  # the viewer of a private surface; None for the public message
     display: str = ""  # display-only state from the click that asked for this surface
     _view: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+    _public: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     @property
     def surface(self) -> str:
@@ -67,6 +70,14 @@ class Ctx:
         if self._view is None:
             self._view = rules_for(self.m.game).view(self.state, self.seat)
         return self._view
+
+    def public_view(self) -> dict[str, Any]:
+        """What everyone sees (the viewer's view when this is the public message's Ctx)."""
+        if self.seat is None:
+            return self.view()
+        if self._public is None:
+            self._public = rules_for(self.m.game).view(self.state, None)
+        return self._public
 
     def legal(self, seat: int | None = None) -> list[str]:
         seat = self.seat if seat is None else seat
@@ -119,9 +130,13 @@ class QuickStart:
     choices: dict[str, dict[str, Any]]  # choice value -> the game options it sets (the first: default)
 
 
-class GameUI(Protocol):
+class GameUI:
+    """A game's Discord face. A game subclasses it, sets the attributes and writes the methods that
+    raise NotImplementedError; the hooks below them have defaults that suit most games."""
+
     game: str
     image_name: str
+    renderer: Renderer  # its pictures (render/<game>/): the public board is drawn by ``render``
     # Where each seat's private surface lives: "dm" (a DM per seat, with the panel as fallback when
     # DMs are closed), "panel" (an ephemeral reply from the public message's hand button), or None
     # for a game without private information (no hand button).
@@ -129,43 +144,83 @@ class GameUI(Protocol):
     hand_emoji: str
     # "classic" (text, image and up to 5 rows of controls) or "v2" (Components V2: text, image and
     # up to 40 components, e.g. a 5x5 grid plus a row of other controls)
-    layout: str
-    # Optional, read with getattr: ``quick_starts`` (QuickStart commands of the game's group) and
-    # ``help_text(ctx) -> str`` (what the ? button tells ctx.seat, the player to move; without it, the
-    # labels of their legal actions' controls) and ``recap_moments(candidates, views) -> list[int]``
-    # (refines which steps the animated recap of a finished game shows; bot.replay.moments keeps the
-    # first and last and caps them) and ``option_names`` ((engine option, the name Discord shows) pairs,
-    # where the spec's name says nothing to a player, such as Uonga's ``v1``) and
-    # ``action_text(code, ctx) -> str | None`` (a decision in words for the recap that teaches, where
-    # no control's label says it: Uonga's two-click moves, Ugah's picks of several symbols).
+    layout: str = "classic"
+    quick_starts: tuple[QuickStart, ...] = ()
+    """Extra commands of the game's group that open a game and start it at once (``/ubongo solo``)."""
+    option_names: tuple[tuple[str, str], ...] = ()
+    """(engine option, the name Discord shows) pairs, where the spec's name says nothing to a player
+    (Uonga's ``v1``)."""
 
     def option_text(self, options: dict[str, Any], tr: Translator, players: int = 0) -> str:
         """The options as the header shows them; ``players``: the seats of a started game (0 in the
         lobby), so that options a game of that size ignores are not shown."""
-        ...
+        raise NotImplementedError
 
     def controls(self, ctx: Ctx) -> list[discord.ui.Item[Any]]:
         """The public message's game controls (the shared builder adds the hand button)."""
+        raise NotImplementedError
 
     def private_surface(self, ctx: Ctx) -> Surface:
         """The private surface of ``ctx.seat``, from ``rules.view(state, seat)`` only."""
+        raise NotImplementedError
 
     def select_action(self, arg: str, values: Sequence[str]) -> str:
         """Turn a select's chosen values into an action code (validated by the rules)."""
+        raise NotImplementedError
 
     def event_lines(self, events: list[Event], ctx: Ctx) -> list[str]:
         """Message lines for public events: every line about a human, one line per computer turn."""
+        raise NotImplementedError
 
     def caption(self, events: list[Event], ctx: Ctx) -> str | None:
         """One line for the image's banner: the turn's result the image doesn't show."""
+        raise NotImplementedError
 
     def status_line(self, ctx: Ctx) -> str:
         """Whose move it is and what they decide (or the result when over)."""
+        raise NotImplementedError
 
-    def alt_text(self, view: dict[str, Any], ctx: Ctx) -> str: ...
+    def alt_text(self, view: dict[str, Any], ctx: Ctx) -> str:
+        """The public image's description (alt text), from the public view."""
+        raise NotImplementedError
+
+    # ---- hooks with defaults ------------------------------------------------------------------------
+
+    def help_text(self, ctx: Ctx) -> str | None:
+        """What the ? button tells ``ctx.seat``, the player to move. None: the labels of their legal
+        actions' controls."""
+        return None
+
+    def turn_text(self, ctx: Ctx) -> str | None:
+        """What the turn is, for the ping of the players whose turn begins ("round 3: solve your
+        puzzle"). None: the generic words."""
+        return None
+
+    def action_text(self, code: str, ctx: Ctx) -> str | None:
+        """A decision in words for the recap that teaches, where no control's label says it
+        (Uonga's two-click moves, Ugah's picks of several symbols). None: the control's label."""
+        return None
+
+    def recap_moments(self, candidates: list[int], views: list[dict[str, Any]]) -> list[int]:
+        """Which steps the animated recap of a finished game shows, refined from ``candidates``
+        (``bot.replay.moments`` keeps the first and last and caps them). Default: the candidates."""
+        return candidates
+
+    def picture(self, view: dict[str, Any], display: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The view the public picture draws and what it marks (keyword arguments of the renderer's
+        ``board``) for the display state of a display-only click. Default: the view, nothing marked."""
+        return view, {}
 
     def render(
-        self, view: dict[str, Any], names: list[str], caption: str | None, tr: Translator, display: str = ""
+        self,
+        view: dict[str, Any],
+        names: list[str],
+        caption: str | None,
+        tr: Translator | None = None,
+        display: str = "",
     ) -> bytes:
-        """PNG bytes of the public view (with the display state of a display-only click, if any);
-        called in a worker thread."""
+        """PNG bytes of the public view in the language of ``tr`` (English without one), with the
+        display state of a display-only click, if any; called in a worker thread."""
+        drawn, mark = self.picture(view, display)
+        labels = image_labels(self.game, self.renderer.labels, tr)
+        return self.renderer.board(drawn, names, caption=caption, labels=labels, **mark)

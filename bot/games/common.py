@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Mapping
-from types import MappingProxyType
+from collections.abc import Callable
 
 from bot.games.base import Ctx
-from bot.i18n import Translator, translator
+from bot.games.labels import image_labels
 from engine.core import Event
+
+__all__ = ["MAX_ALT", "MAX_LABEL", "MAX_OPTION", "MAX_PLACEHOLDER", "image_labels", "story_lines"]
 
 GENERIC = ("started", "timeout", "resigned", "forced", "away")
 # Discord's limits, counted in code points; texts are cut to them only between grapheme clusters
@@ -70,16 +70,3 @@ def _generic_key(e: Event, ctx: Ctx) -> str:
 
 def _is_ai(ctx: Ctx, seat: int) -> bool:
     return 0 <= seat < len(ctx.m.seats) and ctx.m.seats[seat].ai
-
-
-def image_labels(game: str, english: Mapping[str, str], tr: Translator | None) -> Mapping[str, str]:
-    """Every word drawn on a game's images, from the catalogue (``render.<game>.<label>``; fields
-    stay unfilled for the renderer), in the language of ``tr`` (English without one)."""
-    tr = tr or translator(None)
-    return _labels(game, tuple(english), tr)
-
-
-@functools.lru_cache(maxsize=64)
-def _labels(game: str, keys: tuple[str, ...], tr: Translator) -> Mapping[str, str]:
-    """Built once per game and language (30-40 lookups every board), read-only as it is shared."""
-    return MappingProxyType({key: tr(f"render.{game}.{key}") for key in keys})

@@ -17,7 +17,7 @@ from typing import Any
 
 import discord
 
-from bot.games.base import Ctx, QuickStart, Surface
+from bot.games.base import Ctx, GameUI, QuickStart, Surface
 from bot.games.common import MAX_ALT, MAX_OPTION, MAX_PLACEHOLDER, image_labels, story_lines
 from bot.i18n import Translator
 from engine.core import Event
@@ -25,14 +25,13 @@ from engine.games.ubongo import (
     COUNTDOWN,
     ROUND_LIMIT,
     ROUNDS,
-    RULES,
     SOLO_MODES,
     SOLO_SIZES,
     piece_spots,
 )
 from engine.games.ubongo_pieces import AREA, PIECE_IDS, cells_at
 from render.graphemes import ELLIPSIS, cut, fit_names
-from render.ubongo import EN_LABELS, render_table, render_task
+from render.ubongo import EN_LABELS, RENDERER, render_task
 
 PAGE = 25  # Discord's most options in one select
 PLACE = "place"  # the argument of the action select of places
@@ -102,11 +101,11 @@ def _record_text(tr: Translator, mode: str, value: float) -> str:
 def record_lines(ctx: Ctx) -> list[str]:
     """The solo player's record from the match's meta (read as the run started, updated as it
     finished): the record to beat while it runs, then the run's time and whether it set a new one."""
-    rec, state, tr = ctx.m.meta.record, ctx.state, ctx.tr
-    if rec is None or state is None or state.mode == "race":
+    rec, tr = ctx.m.meta.record, ctx.tr
+    if rec is None or ctx.state is None or ctx.view()["mode"] == "race":
         return []
-    best, mode = rec.best, state.mode
-    if state.phase != "over":
+    best, mode = rec.best, ctx.view()["mode"]
+    if ctx.view()["phase"] != "over":
         return [tr("ubongo.record.yours", record=_record_text(tr, mode, best)) if best is not None
                 else tr("ubongo.record.none")]  # fmt: skip
     value = rec.value
@@ -127,9 +126,10 @@ def _task_image(view: dict[str, Any], seat: int, tr: Translator, cursor: dict[st
     return render_task(view, seat, image_labels("ubongo", EN_LABELS, tr), cursor)
 
 
-class UbongoUI:
+class UbongoUI(GameUI):
     game = "ubongo"
     image_name = "ubongo.png"
+    renderer = RENDERER
     private = "dm"
     hand_emoji = "🧩"
     layout = "classic"  # five rows: pieces, places, browsing, lift / clear, set aside
@@ -206,7 +206,7 @@ class UbongoUI:
             return tr("ubongo.ev.round", n=d["round"], total=ROUNDS)
         if e.kind == "task_started":
             return tr("ubongo.ev.task", n=d["number"])
-        if e.kind == "solved" and ctx.state.mode == "race":
+        if e.kind == "solved" and ctx.view()["mode"] == "race":
             return tr("ubongo.ev.solved", name=names[d["seat"]], order=_order(tr, d["order"]))
         if e.kind == "ubongo":
             return tr("ubongo.ev.ubongo", name=names[d["seat"]], seconds=d["seconds"])
@@ -250,7 +250,7 @@ class UbongoUI:
 
     def status_line(self, ctx: Ctx) -> str:
         """Round, who solved in which order and the scores; the shared builder adds the clock."""
-        tr, view = ctx.tr, RULES.view(ctx.state, None)
+        tr, view = ctx.tr, ctx.public_view()
         names = ctx.shown_names
         if view["mode"] != "race":
             solo = view["solo"]
@@ -307,17 +307,6 @@ class UbongoUI:
             parts.append(tr("ubongo.alt.last", n=last["round"], list=", ".join(marks)))
         return " ".join(parts)
 
-    def render(
-        self,
-        view: dict[str, Any],
-        names: list[str],
-        caption: str | None,
-        tr: Translator | None = None,
-        display: str = "",
-    ) -> bytes:
-        """The public table from the public view; runs in a worker thread."""
-        return render_table(view, names, caption=caption, labels=image_labels("ubongo", EN_LABELS, tr))
-
     # ---- the DM workspace -------------------------------------------------------------------------
 
     def private_surface(self, ctx: Ctx) -> Surface:
@@ -340,7 +329,7 @@ class UbongoUI:
 
     def _final_surface(self, ctx: Ctx) -> Surface:
         """The game is over: the DM shows the final table and the result."""
-        public = RULES.view(ctx.state, None)
+        public = ctx.public_view()
         text = ctx.tr("ubongo.dm.over", result=self.status_line(ctx))
         draw = functools.partial(self.render, public, ctx.names, None, ctx.tr)
         return Surface(text, [], draw, self.image_name, self.alt_text(public, ctx))

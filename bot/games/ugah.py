@@ -11,13 +11,13 @@ from typing import Any
 
 import discord
 
-from bot.games.base import Ctx, Surface
-from bot.games.common import MAX_ALT, MAX_LABEL, image_labels, story_lines
+from bot.games.base import Ctx, GameUI, Surface
+from bot.games.common import MAX_ALT, MAX_LABEL, story_lines
 from bot.i18n import Translator
 from engine.core import Event
-from engine.games.ugah import RULES, open_stretch, simulate_moves
+from engine.games.ugah import open_stretch, simulate_moves
 from render.graphemes import ELLIPSIS, cut, fit_names
-from render.ugah import EN_LABELS, render_ugah
+from render.ugah import RENDERER
 
 ORDER = ("dinosaur", "mammoth", "bird", "mm", "bb")
 EMOJI = {
@@ -42,9 +42,10 @@ def _chip_at(tr: Translator, path: list[Any], j: int) -> str:
     return tr("ugah.chip.hidden_at", n=j + 1) if value is None else _chip(tr, value)
 
 
-class UgahUI:
+class UgahUI(GameUI):
     game = "ugah"
     image_name = "ugah.png"
+    renderer = RENDERER
     private = "panel"
     hand_emoji = "🎒"
     layout = "classic"
@@ -60,21 +61,21 @@ class UgahUI:
         kind, *symbols = code.split(".")
         if kind != "pick" or not symbols or not all(sym in EMOJI for sym in symbols):
             return None
-        counts = Counter(ctx.state.rolled)
+        counts = Counter(ctx.view()["rolled"])
         return " + ".join(f"{EMOJI[sym]} {ctx.tr('ugah.sym.' + sym)} ×{counts[sym]}" for sym in symbols)
 
     def controls(self, ctx: Ctx) -> list[discord.ui.Item[Any]]:
-        state, tr = ctx.state, ctx.tr
-        legal = ctx.legal(state.current)
+        view, tr = ctx.view(), ctx.tr
+        legal = ctx.legal(view["current"])
         items: list[discord.ui.Item[Any]] = []
-        if state.phase == "pick":
-            counts = Counter(state.rolled)
+        if view["phase"] == "pick":
+            counts = Counter(view["rolled"])
             present = [s for s in ORDER if counts[s]]
             for sym in present:
                 if f"pick.{sym}" in legal:
                     label = f"{tr('ugah.sym.' + sym)} ×{counts[sym]}"
                     items.append(ctx.button(f"pick.{sym}", label, emoji=EMOJI[sym]))
-            if len(present) > 1 and not state.single:
+            if len(present) > 1 and not view["single"]:
                 options = [
                     discord.SelectOption(label=f"{tr('ugah.sym.' + s)} ×{counts[s]}", value=s, emoji=EMOJI[s])
                     for s in present
@@ -85,28 +86,28 @@ class UgahUI:
                         "pick", options, min_values=1, max_values=len(present), placeholder=placeholder, row=1
                     )
                 )
-        elif state.phase == "order":
+        elif view["phase"] == "order":
             for hunter in ("mm", "bb"):
                 items.append(
                     ctx.button(f"first.{hunter}", self._order_label(ctx, hunter), emoji=EMOJI[hunter])
                 )
-        elif state.phase == "keep":
+        elif view["phase"] == "keep":
             items.extend(self._keep_buttons(ctx, legal))
         return items
 
     def help_text(self, ctx: Ctx) -> str:
-        """The ? button for the player to move (ctx.seat), from the rules state: the dice showing and
+        """The ? button for the player to move (ctx.seat), from their view: the dice showing and
         how to set them aside, what each hunter order leads to, or each keep/give choice with values."""
-        state, tr = ctx.state, ctx.tr
-        if state.phase == "pick":
-            counts = Counter(state.rolled)
+        view, tr = ctx.view(), ctx.tr
+        if view["phase"] == "pick":
+            counts = Counter(view["rolled"])
             shown = ", ".join(f"{EMOJI[s]} {tr('ugah.sym.' + s)} ×{counts[s]}" for s in ORDER if counts[s])
-            key = "ugah.help.pick_single" if state.single else "ugah.help.pick"
+            key = "ugah.help.pick_single" if view["single"] else "ugah.help.pick"
             return tr(key, dice=shown)
-        if state.phase == "order":
+        if view["phase"] == "order":
             choices = [self._order_label(ctx, h) for h in ("mm", "bb")]
             return tr("ugah.help.order", choices="\n".join(f"• {c}" for c in choices))
-        if state.phase == "keep":
+        if view["phase"] == "keep":
             labels = [str(b.item.label) for b in self._keep_buttons(ctx, ctx.legal())]  # type: ignore[attr-defined]
             return tr("ugah.help.keep", choices="\n".join(f"• {c}" for c in labels))
         return ""
@@ -116,17 +117,16 @@ class UgahUI:
         """What each order leads to, from the board everyone sees (R24-R32): where the hunters stop,
         or, when they meet on one chip, the chip taken and the chips lost as the game ends."""
         tr, view = ctx.tr, ctx.view()
-        s = ctx.state
-        a, b = s.aside.count("mm"), s.aside.count("bb")
+        a, b = view["aside"].count("mm"), view["aside"].count("bb")
         path = [None if c["taken"] else c for c in view["path"]]
-        mm, bb, _ = simulate_moves(path, s.mm, s.bb, a, b, hunter == "mm")
+        mm, bb, _ = simulate_moves(path, view["mm"], view["bb"], a, b, hunter == "mm")
         results = []  # the fullest that fits in a button label (80 characters) is shown
         if mm != bb:
             for chip in (_chip_at, lambda tr, path, j: _chip(tr, path[j]["v"])):
                 results.append(tr("ugah.first.result", mm=chip(tr, path, mm), bb=chip(tr, path, bb)))
         else:  # they meet: that chip is taken, the game ends and the others between them are lost
             take = tr("ugah.first.take", chip=_chip_at(tr, path, mm))
-            lost = [_chip_at(tr, path, j) for j in open_stretch(path, s.mm, s.bb) if j != mm]
+            lost = [_chip_at(tr, path, j) for j in open_stretch(path, view["mm"], view["bb"]) if j != mm]
             if len(lost) == 1:
                 results.append(tr("ugah.first.take_lost", chip=take, lost=lost[0]))
             elif len(lost) == 2:
@@ -161,11 +161,11 @@ class UgahUI:
         return items
 
     def private_surface(self, ctx: Ctx) -> Surface:
-        state, seat = ctx.state, ctx.seat
+        view, seat = ctx.view(), ctx.seat
         assert seat is not None
-        text = self.hand(state, seat, ctx.names, ctx.tr)
+        text = self.hand(view, seat, ctx.tr)
         items: list[discord.ui.Item[Any]] = []
-        if state.phase == "keep" and state.current == seat:
+        if view["phase"] == "keep" and view["current"] == seat:
             items = self._keep_buttons(ctx, ctx.legal())
         return Surface(text, items)
 
@@ -237,17 +237,16 @@ class UgahUI:
         return None  # no result yet: the renderer's caption says who is doing what (not a micro-step)
 
     def status_line(self, ctx: Ctx) -> str:
-        state, names, tr = ctx.state, ctx.shown_names, ctx.tr
-        outcome = RULES.outcome(state)
-        if outcome is not None:
-            scores = ", ".join(f"{names[i]} {s}" for i, s in enumerate(outcome.scores))
-            winners = " & ".join(names[w] for w in outcome.winners)
+        view, names, tr = ctx.public_view(), ctx.shown_names, ctx.tr
+        if view["scores"] is not None:  # the rules' outcome
+            scores = ", ".join(f"{names[i]} {s}" for i, s in enumerate(view["scores"]))
+            winners = " & ".join(names[w] for w in view["winners"])
             return tr("ugah.status.over", winners=winners, scores=scores)
-        pending = RULES.view(state, None)["pending"]
+        pending = view["pending"]
         if pending and None in (pending["mm_v"], pending["bb_v"]):  # face-down chips: the panel shows them
-            return tr("ugah.status.keep_hidden", name=names[state.current])
-        phase = "pick_single" if state.phase == "pick" and state.single else state.phase
-        return tr(f"ugah.status.{phase}", name=names[state.current])
+            return tr("ugah.status.keep_hidden", name=names[view["current"]])
+        phase = "pick_single" if view["phase"] == "pick" and view["single"] else view["phase"]
+        return tr(f"ugah.status.{phase}", name=names[view["current"]])
 
     def alt_text(self, view: dict[str, Any], ctx: Ctx) -> str:
         """The whole position in words (the image's description). Past Discord's 1,024 characters
@@ -297,20 +296,8 @@ class UgahUI:
             parts.append(tr("ugah.alt.turn", name=names[view["current"]]))
         return " ".join(parts)
 
-    def render(
-        self,
-        view: dict[str, Any],
-        names: list[str],
-        caption: str | None,
-        tr: Translator | None = None,
-        display: str = "",
-    ) -> bytes:
-        """PNG bytes in the language of ``tr`` (English without one); runs in a worker thread."""
-        labels = image_labels("ugah", EN_LABELS, tr)
-        return render_ugah(view, names, caption=caption, labels=labels)
-
-    def hand(self, state: Any, seat: int, names: list[str], tr: Translator) -> str:
-        view = RULES.view(state, seat)
+    def hand(self, view: dict[str, Any], seat: int, tr: Translator) -> str:
+        """The seat's chips and spoils, from its own view."""
         chips = view["stash"] or []
         lines = [
             tr(

@@ -23,8 +23,8 @@ from typing import Any
 
 import discord
 
-from bot.games.base import Ctx, Surface
-from bot.games.common import MAX_ALT, image_labels, story_lines
+from bot.games.base import Ctx, GameUI, Surface
+from bot.games.common import MAX_ALT, story_lines
 from bot.i18n import Translator
 from engine.core import Event
 from engine.errors import IllegalAction
@@ -32,7 +32,7 @@ from engine.games.uonga import piece_moves
 from engine.games.uonga_data import EMPTY, HUNTER, INDEX, MASTODON, SQUARES, YOUNGLING
 from engine.games.uonga_data import FILES as BOARD_FILES
 from render.graphemes import fit_names
-from render.uonga import EN_LABELS, render_uonga
+from render.uonga import RENDERER
 
 SIDE_OF = {"C": "cavemen", "M": "mastodons"}
 OWN = {"cavemen": (HUNTER, YOUNGLING), "mastodons": (MASTODON,)}
@@ -133,9 +133,10 @@ def _why_square(view: dict[str, Any], sq: str) -> tuple[str, dict[str, str]]:
     return "uonga.why.stuck", {"square": sq}
 
 
-class UongaUI:
+class UongaUI(GameUI):
     game = "uonga"
     image_name = "uonga.png"
+    renderer = RENDERER
     private = None  # nothing is hidden: no hand button
     hand_emoji = "🦣"
     layout = "classic"  # the 5x5 grid fills the 5 rows of 5 a classic message allows
@@ -423,20 +424,12 @@ class UongaUI:
             return tr("uonga.alt.last_place", piece=piece, square=last["to"])
         return tr("uonga.alt.last_move", piece=piece, frm=last["from"], to=last["to"])
 
-    def render(
-        self,
-        view: dict[str, Any],
-        names: list[str],
-        caption: str | None,
-        tr: Translator | None = None,
-        display: str = "",
-    ) -> bytes:
-        """PNG bytes in the language of ``tr``, with the selection of a display-only click; runs in a
-        worker thread."""
-        labels = image_labels("uonga", EN_LABELS, tr)
+    def picture(self, view: dict[str, Any], display: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A game ended by the platform drawn as over, and the selection of a display-only click
+        with its destinations."""
         sel, targets = selection(view, display)
         highlight = {"square": sel, "targets": targets} if sel else None
-        return render_uonga(_as_ended(view), names, caption=caption, labels=labels, highlight=highlight)
+        return _as_ended(view), {"highlight": highlight}
 
 
 def _neighbour(sq: str) -> str:

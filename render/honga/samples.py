@@ -1,18 +1,16 @@
-"""Write sample Honga boards to docs/images/ from real rule states (seeded computer play).
-
-Run with ``python -m render.honga.samples [out_dir]``: the start of a 4-player game, a mid-game
+"""Sample Honga boards (``./run samples`` writes them to docs/images/) from real rule states (seeded
+computer play): the start of a 4-player game, a mid-game
 moment (full herd, trades taken, a disk being used) and the final board of a 3-player game.
 """
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 from engine.games.honga import RULES, HongaState
 from engine.games.honga_ai import COMPUTER
-from render.honga import render_honga
+from render.honga.board import render_honga
 
 NAMES = ["Ada", "Borg the Bold", "Chen", "Dana", "Ewa"]
 
@@ -54,14 +52,12 @@ def samples() -> list[tuple[str, dict[str, Any], list[str]]]:
     return out
 
 
-def main(out_dir: str = "docs/images") -> None:
-    path = Path(out_dir)
-    path.mkdir(parents=True, exist_ok=True)
-    for name, view, names in samples():
-        png = render_honga(view, names)
-        (path / f"honga_{name}.png").write_bytes(png)
-        print(f"honga_{name}.png {len(png) / 1024:.1f} KiB")
+def images() -> dict[str, bytes]:
+    """The README images, by file stem."""
+    return {f"honga_{name}": render_honga(view, names) for name, view, names in samples()}
 
 
-if __name__ == "__main__":
-    main(*sys.argv[1:2])
+def localized(labels: Mapping[str, str]) -> dict[str, bytes]:
+    """The mid-game board drawn with ``labels`` (the translation tool's picture)."""
+    _, view, names = samples()[1]
+    return {"honga": render_honga(view, names, caption=None, labels=labels)}

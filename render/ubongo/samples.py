@@ -1,22 +1,21 @@
-"""Write sample Ubongo images to docs/images/ from real engine states.
-
-Run with ``python -m render.ubongo.samples [out_dir]``: a fresh task, a workspace in progress (with
+"""Sample Ubongo images (``./run samples`` writes them to docs/images/) from real engine states: a fresh task, a workspace in progress (with
 a cursor), the table during a countdown with the previous round's solutions, and a final result.
 """
 
 from __future__ import annotations
 
-import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from engine.core import SYSTEM
 from engine.games.ubongo import RULES, UbongoState, allowed, need, place_code, task_cells
 from engine.games.ubongo_solver import solve
-from render.ubongo import render_table, render_task
+from render.samples import DOCS_IMAGES, write
+from render.ubongo.table import render_table
+from render.ubongo.workspace import render_task
 
 NAMES = ["Ayla", "Bruno", "Chidi", "Dagny"]
-OUT = Path(__file__).resolve().parents[2] / "docs" / "images"
 
 
 def _solution(s: UbongoState, seat: int) -> list[str]:
@@ -68,24 +67,26 @@ def final_state() -> UbongoState:
     return s
 
 
-def main(out_dir: Path = OUT) -> list[Path]:
-    out_dir.mkdir(parents=True, exist_ok=True)
+def images() -> dict[str, bytes]:
+    """The README images, by file stem."""
     solving, cursor = solving_state()
     table = table_state()
-    images = {
-        "ubongo_task.png": render_task(RULES.view(task_state(), 0), 0),
-        "ubongo_solving.png": render_task(RULES.view(solving, 0), 0, cursor=cursor),
-        "ubongo_table.png": render_table(RULES.view(table, None), NAMES[:4]),
-        "ubongo_final.png": render_table(RULES.view(final_state(), None), NAMES[:3]),
+    return {
+        "ubongo_task": render_task(RULES.view(task_state(), 0), 0),
+        "ubongo_solving": render_task(RULES.view(solving, 0), 0, cursor=cursor),
+        "ubongo_table": render_table(RULES.view(table, None), NAMES[:4]),
+        "ubongo_final": render_table(RULES.view(final_state(), None), NAMES[:3]),
     }
-    paths = []
-    for name, png in images.items():
-        path = out_dir / name
-        path.write_bytes(png)
-        paths.append(path)
-        print(f"{path} {len(png)} bytes")
-    return paths
 
 
-if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else OUT)
+def localized(labels: Mapping[str, str]) -> dict[str, bytes]:
+    """The table and a workspace drawn with ``labels`` (the translation tool's pictures)."""
+    solving, cursor = solving_state()
+    return {
+        "ubongo": render_table(RULES.view(table_state(), None), NAMES[:4], labels=labels),
+        "ubongo_task": render_task(RULES.view(solving, 0), 0, labels=labels, cursor=cursor),
+    }
+
+
+def main(out_dir: Path = DOCS_IMAGES) -> list[Path]:
+    return write(images(), out_dir)

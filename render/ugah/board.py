@@ -14,9 +14,9 @@ Every word on the board comes from ``labels`` (English by default: ``EN_LABELS``
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from PIL import Image, ImageDraw
 
@@ -111,30 +111,16 @@ def _label(labels: Mapping[str, str], key: str, **fields: Any) -> str:
 
 
 @dataclass(frozen=True)
-class _Frame:
+class _Frame(c.Frame):
     """One board being drawn: the picture, what it shows and the sprites to paste."""
 
-    img: Image.Image
-    d: ImageDraw.ImageDraw
     view: dict[str, Any]
-    names: Sequence[str]
-    labels: Mapping[str, str]
     a: Assets
     lt: Lettered
-
-    def label(self, key: str, **fields: Any) -> str:
-        return _label(self.labels, key, **fields)
+    english: ClassVar[Mapping[str, str]] = EN_LABELS
 
 
 # --- view helpers ------------------------------------------------------------------------------------
-
-
-def _name(f: _Frame, seat: Any) -> str:
-    if isinstance(seat, int) and 0 <= seat < len(f.names):
-        name = c.displayable(f.names[seat])
-        if name:
-            return name
-    return f.label("player", n=seat + 1) if isinstance(seat, int) else "?"
 
 
 def _chip_key(chip: Any) -> int | str:
@@ -291,13 +277,13 @@ def _draw_centre(f: _Frame) -> None:
         text, size = c.fit_size(f.label("game_over"), 22, True, 240, 16)
         c.text(d, (CX, CY - 95), text, size, c.RED, bold=True, anchor="mm")
     else:
-        who = _name(f, view.get("current"))
+        who = f.name(view.get("current"))
         c.text(d, (CX, CY - 95), who, 20, c.INK, bold=True, anchor="mm", max_width=220)
     _draw_dice(f, CY - 58)
     if over:
         winners = [w for w in view.get("winners") or [] if isinstance(w, int)]
         if winners:
-            label = c.fit_text(", ".join(_name(f, w) for w in winners), 19, True, 220)
+            label = c.fit_text(", ".join(f.name(w) for w in winners), 19, True, 220)
             w = c.text_width(label, 19, True) + 30
             c.paste(f.img, f.a.crown, (CX - w / 2, CY + 38))
             c.text(d, (CX - w / 2 + 30, CY + 50), label, 19, c.INK, bold=True, anchor="lm")
@@ -319,7 +305,7 @@ def _draw_spoils(f: _Frame) -> None:
         holder = spoils.get(key)
         mid = (x + CARD_W / 2, CARD_Y + 58)
         if isinstance(holder, int):
-            c.text(f.d, mid, _name(f, holder), 12, c.INK, bold=True, anchor="mm", max_width=CARD_W - 14)
+            c.text(f.d, mid, f.name(holder), 12, c.INK, bold=True, anchor="mm", max_width=CARD_W - 14)
         else:
             c.text(f.d, mid, f.label("middle"), 12, c.MUTED, anchor="mm", max_width=CARD_W - 14)
 
@@ -349,7 +335,7 @@ def _draw_score(f: _Frame, seat: int, y: int, hot: bool, items: list[Image.Image
     if hot:
         c.paste(f.img, f.a.crown, (PX0 + 6, line1 - 13))
     name_w = round(PX1 - PX0 - 48 - unit - sw)
-    c.text(d, (PX0 + 34, line1), _name(f, seat), 18, c.INK, bold=True, anchor="lm", max_width=name_w)
+    c.text(d, (PX0 + 34, line1), f.name(seat), 18, c.INK, bold=True, anchor="lm", max_width=name_w)
     if not items:
         xy = (PX0 + 10, y + 34 + MINI_PITCH // 2)
         c.text(d, xy, f.label("no_chips"), 12, c.MUTED, anchor="lm", max_width=PX1 - PX0 - 20)
@@ -392,7 +378,7 @@ def _draw_players(f: _Frame) -> None:
             line1 = y + 18
             if is_turn:
                 c.paste(f.img, f.a.marker, (PX0 + 9, line1 - 8))
-            name = _name(f, seat)
+            name = f.name(seat)
             c.text(d, (PX0 + 30, line1), name, 18, c.INK, bold=True, anchor="lm", max_width=PX1 - PX0 - 40)
             count = sizes[seat] if seat < len(sizes) and isinstance(sizes[seat], int) else 0
             c.paste(f.img, f.a.chips[(MINI_CHIP, "back")], (PX0 + 30, y + 33))
@@ -426,13 +412,13 @@ def _default_caption(f: _Frame) -> str:
     if _is_ended(f.view):
         return f.label("caption_ended")
     if _is_over(f.view):
-        winners = [_name(f, w) for w in f.view.get("winners") or []]
+        winners = [f.name(w) for w in f.view.get("winners") or []]
         if not winners:
             return f.label("caption_over")
         return f.label("caption_winners" if len(winners) > 1 else "caption_winner", names=" & ".join(winners))
     phase = f.view.get("phase")
     key = f"caption_{phase}" if phase in PHASES else "caption_turn"
-    return f.label(key, name=_name(f, f.view.get("current")))
+    return f.label(key, name=f.name(f.view.get("current")))
 
 
 def _texts(labels: Mapping[str, str]) -> Texts:
@@ -462,7 +448,7 @@ def render_ugah(
     """
     lt = lettered(_texts(labels))
     img = lt.bg.copy()
-    f = _Frame(img, ImageDraw.Draw(img), view, names, labels, ASSETS.get(), lt)
+    f = _Frame(img, ImageDraw.Draw(img), names, labels, view, ASSETS.get(), lt)
     _draw_ring(f)
     _draw_centre(f)
     _draw_spoils(f)

@@ -1,14 +1,13 @@
-"""Write sample Ugah Ugah! boards to docs/images/ from hand-built player views.
+"""Sample Ugah Ugah! boards (``./run samples`` writes them to docs/images/) from hand-built player views.
 
-Run with ``python -m render.ugah.samples [out_dir]``. The views are built here by hand (no engine import),
+The views are built here by hand (no engine import),
 so they double as fixtures for the renderer tests.
 """
 
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 from render.ugah.board import render_ugah
@@ -153,15 +152,16 @@ SAMPLES = {
 }
 
 
-def main(argv: list[str]) -> None:
-    out = Path(argv[1]) if len(argv) > 1 else Path(__file__).resolve().parents[2] / "docs" / "images"
-    out.mkdir(parents=True, exist_ok=True)
-    for name, make in SAMPLES.items():
-        view, names, caption = make()
-        data = render_ugah(view, names, caption=caption)
-        (out / f"{name}.png").write_bytes(data)
-        print(f"{name}.png  {len(data)} bytes")
+def images() -> dict[str, bytes]:
+    """The README images, by file stem."""
+    drawn = {name: make() for name, make in SAMPLES.items()}  # (view, names, caption)
+    return {name: render_ugah(view, names, caption=caption) for name, (view, names, caption) in drawn.items()}
 
 
-if __name__ == "__main__":
-    main(sys.argv)
+def localized(labels: Mapping[str, str]) -> dict[str, bytes]:
+    """The middle and the end of a game drawn with ``labels`` (the translation tool's pictures)."""
+    (view, names, _), (final, final_names, _) = mid_view(), final_view()
+    return {
+        "ugah": render_ugah(view, names, caption=None, labels=labels),
+        "ugah_final": render_ugah(final, final_names, caption=None, labels=labels),
+    }

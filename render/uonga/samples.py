@@ -1,6 +1,5 @@
-"""Write sample Uonga boards to docs/images/ from real rule states reached by seeded play.
-
-Run with ``python -m render.uonga.samples [out_dir]``. Each sample is the first state of a seeded
+"""Sample Uonga boards (``./run samples`` writes them to docs/images/) from real rule states reached
+by seeded play. Each sample is the first state of a seeded
 random game that shows what the picture is about (a placement turn, a threatened herd, a tie to
 choose, a finished game), so the images stay reproducible and the renderer tests reuse them.
 """
@@ -8,13 +7,11 @@ choose, a finished game), so the images stay reproducible and the renderer tests
 from __future__ import annotations
 
 import random
-import sys
-from collections.abc import Callable
-from pathlib import Path
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.games.uonga import RULES, UongaState
-from render.uonga import render_uonga
+from render.uonga.board import render_uonga
 
 NAMES = ["Ada", "Borg the Bold"]
 Sample = tuple[dict[str, Any], list[str], str | None, dict[str, Any] | None]
@@ -84,18 +81,16 @@ SAMPLES: dict[str, Callable[[], Sample]] = {
 }
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Write the samples to ``argv[1]`` if given, else to docs/images/."""
-    argv = argv or []
-    root = Path(__file__).resolve().parents[2]
-    out = Path(argv[1]) if len(argv) > 1 else root / "docs" / "images"
-    out.mkdir(parents=True, exist_ok=True)
+def images() -> dict[str, bytes]:
+    """The README images, by file stem."""
+    out = {}
     for name, make in SAMPLES.items():
         view, names, caption, highlight = make()
-        data = render_uonga(view, names, caption=caption, highlight=highlight)
-        (out / f"{name}.png").write_bytes(data)
-        print(f"{name}.png  {len(data)} bytes")
+        out[name] = render_uonga(view, names, caption=caption, highlight=highlight)
+    return out
 
 
-if __name__ == "__main__":
-    main(sys.argv)
+def localized(labels: Mapping[str, str]) -> dict[str, bytes]:
+    """The threatened herd drawn with ``labels`` (the translation tool's picture)."""
+    view, names, _, highlight = threat()
+    return {"uonga": render_uonga(view, names, caption=None, labels=labels, highlight=highlight)}

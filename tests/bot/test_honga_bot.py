@@ -11,7 +11,8 @@ import discord
 import pytest
 
 from bot.games.base import Ctx
-from bot.games.honga import HongaUI, distinct_codes
+from bot.games.honga import HongaUI
+from bot.games.honga_panel import distinct_codes
 from bot.i18n import translator
 from bot.locales.en_honga import MESSAGES
 from engine.core import Event

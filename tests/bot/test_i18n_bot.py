@@ -3,6 +3,7 @@ board speaks the server's, and the command tree hands Discord German and Spanish
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -66,13 +67,13 @@ async def test_a_game_in_a_german_server_with_a_spanish_player(simcord_env, user
     import bot.games.ugah as ugah_ui
 
     drawn: list[dict[str, str]] = []  # the labels of every board image drawn
-    real = ugah_ui.render_ugah
+    real = ugah_ui.RENDERER.board
 
     def spy(*args: Any, **kw: Any) -> bytes:
         drawn.append(dict(kw["labels"]))
         return real(*args, **kw)
 
-    monkeypatch.setattr(ugah_ui, "render_ugah", spy)
+    monkeypatch.setattr(ugah_ui.UgahUI, "renderer", dataclasses.replace(ugah_ui.RENDERER, board=spy))
     guild = env.create_guild(preferred_locale="de")
     channel = guild.create_text_channel("spiele")
     alice = guild.add_member(env.create_user("alice"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 import pytest
 
+from bot.games import SPECS
 from harness.sim import components, concurrent_clicks
 from tests.bot.helpers import board, button_id, custom_ids, open_and_start, setup_table
 
@@ -200,7 +201,7 @@ async def test_names_with_markdown_and_mentions_are_shown_literally(simcord_env)
     assert env.bot.allowed_mentions.everyone is False and env.bot.allowed_mentions.users is False
 
 
-@pytest.mark.parametrize("game", ["ugah", "uonga", "honga", "ubongo"])
+@pytest.mark.parametrize("game", list(SPECS))
 async def test_every_game_names_its_computer_levels_on_one_scale(simcord_env, game):
     """Issue 20.7: Add AI reads easy, medium, hard in that order, whatever the game calls them inside
     (Ugah's stronger level is stored as "normal" and shown as medium)."""

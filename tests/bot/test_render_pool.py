@@ -11,7 +11,7 @@ import time
 import pytest
 
 from bot import render_pool
-from bot.games import UIS
+from bot.games import SPECS, UIS
 from bot.i18n import translator
 from bot.messages import game_picture, private
 from engine.games.ugah import RULES as UGAH
@@ -116,7 +116,7 @@ def test_a_board_picture_pickles_with_its_translator() -> None:
     assert pickle.loads(pickle.dumps(draw))() == draw()
 
 
-@pytest.mark.parametrize("game", ["ugah", "uonga", "ubongo", "honga"])
+@pytest.mark.parametrize("game", list(SPECS))
 def test_every_game_s_pictures_reach_a_drawing_process(game: str) -> None:
     """The board's picture and each seat's private one (a DM workspace, a hand) pickle, and draw
     the same there: a drawing that does not pickle is quietly drawn in a render thread, beside the

@@ -11,7 +11,7 @@ import re
 import pytest
 from PIL import Image, ImageChops
 
-from bot.games import UIS
+from bot.games import SPECS, UIS
 from bot.i18n import translator
 from bot.replay import step_board
 from bot.surfaces.recap import DELAY_SECONDS as RECAP_DELAY
@@ -183,7 +183,7 @@ async def test_replay_suggests_this_servers_finished_games(simcord_env):
 async def test_rules_come_with_pictures(simcord_env):
     env = simcord_env
     _, channel, (alice,) = setup_table(env, n=1)
-    for game in ("ugah", "uonga", "ubongo", "honga"):
+    for game in SPECS:
         r = await alice.slash(channel, "game rules", game=game)
         assert r.ephemeral and r.response.content
         files = r.response.attachments

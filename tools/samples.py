@@ -1,0 +1,23 @@
+"""``./run samples``: every registered game's README images, then the same pictures in every
+translated language, into docs/images/ (or the folder given)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from bot.games import SPECS
+from bot.i18n import TRANSLATED
+from render.samples import DOCS_IMAGES, write
+from tools import i18n
+
+
+def main(argv: list[str]) -> None:
+    out = Path(argv[0]) if argv else DOCS_IMAGES
+    for spec in SPECS.values():
+        write(spec.renderer.samples(), out)
+    i18n.samples(TRANSLATED, out)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
