@@ -7,6 +7,7 @@ from __future__ import annotations
 import collections
 import logging
 
+from bot.surfaces.names import BOARD, DM
 from engine.store import MatchRow, Store, SurfaceRow
 
 log = logging.getLogger(__name__)
@@ -37,11 +38,17 @@ class Addresses:
     async def all(self, match_id: int) -> list[SurfaceRow]:
         return list((await self._of(match_id)).values())
 
+    async def board(self, m: MatchRow) -> SurfaceRow | None:
+        row = await self.get(m.id, BOARD)
+        if row is None and m.message_id is not None:  # posted by an earlier version
+            row = SurfaceRow(m.id, BOARD, -1, m.channel_id, m.message_id)
+        return row
+
     async def dm(self, m: MatchRow, seat: int) -> SurfaceRow | None:
-        row = await self.get(m.id, "dm", seat)
+        row = await self.get(m.id, DM, seat)
         info = m.seats[seat]
         if row is None and info.dm is not None:  # stored by an earlier version, in the seat record
-            row = SurfaceRow(m.id, "dm", seat, info.dm, info.dm_message)
+            row = SurfaceRow(m.id, DM, seat, info.dm, info.dm_message)
         return row
 
     async def closed_dms(self, m: MatchRow) -> set[int]:
