@@ -263,11 +263,12 @@ class Router:
 def _ids_on(message: discord.Message) -> set[str]:
     """Every custom_id on a message, however deeply its components nest (Components V2)."""
     found: set[str] = set()
-    stack = list(message.components)
+    stack: list[Any] = list(message.components)
     while stack:
         c = stack.pop()
-        if getattr(c, "custom_id", None):
-            found.add(c.custom_id)
+        custom_id = getattr(c, "custom_id", None)
+        if custom_id:
+            found.add(custom_id)
         for attr in ("children", "components", "accessory"):
             child = getattr(c, attr, None)
             if isinstance(child, list):
