@@ -62,7 +62,7 @@ class Surfaces:
         self.send = send
         self.now = now
         self.languages = Languages()
-        self._quiet = Quiet(matches)
+        self._quiet = Quiet()
         self.ctx = Context(
             matches, self.addresses, send, now, self.languages, self._quiet.wait, self.reconciler
         )

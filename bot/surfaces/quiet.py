@@ -1,5 +1,11 @@
 """Clicks on their way to a match's commit, and the wait that lets them land: a burst of simultaneous
-clicks then draws a surface once, at the last of them, instead of once per commit."""
+clicks then draws a surface once, at the last of them, instead of once per commit.
+
+Only clicks are waited for, never the engine's write lock: the engine publishes a match's row only
+once its commit is in the database, so whatever a surface reads is committed, and a commit that
+lands after the read (a timer's, a command's) pokes the surface again through its own fan-out; the
+reconciler folds that into the step under way. A surface that waited on the lock also queued among
+the match's writers."""
 
 from __future__ import annotations
 
@@ -8,14 +14,11 @@ import collections
 import contextlib
 from collections.abc import Iterator
 
-from engine.match import Matches
-
 QUIET_SECONDS = 0.5  # a surface waits at most this long for clicks on their way to a commit
 
 
 class Quiet:
-    def __init__(self, matches: Matches) -> None:
-        self.matches = matches
+    def __init__(self) -> None:
         # (match, user) -> that person's clicks on their way to the match's commit (a few at most)
         self._acting: collections.Counter[tuple[int, int]] = collections.Counter()
         self._calm = asyncio.Event()  # set whenever a match has none left
@@ -41,20 +44,16 @@ class Quiet:
         (its image still waits for all: one image, the latest). Bounded: a steady stream of clicks
         delays nobody for long."""
         deadline = asyncio.get_running_loop().time() + QUIET_SECONDS
-        lock = self.matches.lock(match_id)
 
         def busy() -> bool:
             if user_id is not None:
                 return (match_id, user_id) in self._acting
-            return lock.locked() or any(match == match_id for match, _ in self._acting)
+            return any(match == match_id for match, _ in self._acting)
 
         while busy():
             left = deadline - asyncio.get_running_loop().time()
             if left <= 0:
                 return
             self._calm.clear()
-            if user_id is None and lock.locked():
-                async with lock:
-                    continue
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._calm.wait(), left)
