@@ -83,8 +83,8 @@ class Surfaces:
         key = (match_id, kind, seat)
         rec = self._recs.get(key)
         if rec is None:
-            rec = Reconciler(match_id, kind, seat, self.kinds[kind].step, self.now, self._idle)
-            rec.shown = self._final.pop(key, None)
+            shown = self._final.pop(key, None)  # a closed match's, poked again
+            rec = Reconciler(match_id, kind, seat, self.kinds[kind].step, self.now, self._idle, shown)
             self._recs[key] = rec
         return rec
 

@@ -3,9 +3,9 @@
 A kind (one module each) declares its name (``bot.surfaces.names``), its address (``seats``: which
 of its surfaces a match has, from the committed row and the stored addresses) and ``step``: bring one
 surface in line with the committed state, drafting its content and applying it. Kinds edited in
-place share one step (``bot.surfaces.redraw``). A new kind is its module plus its class in
-``bot.surfaces.coordinator.KINDS``; one that can be clicked also gets its custom_id kind
-(``bot.components``) and its place in ``bot.surfaces.answer.where``."""
+place share one step (``bot.surfaces.redraw``). A new kind is its module (its name joins
+``names``) plus its class in ``bot.surfaces.coordinator.KINDS``; one that can be clicked also gets
+its custom_id kind (``bot.components``) and its place in ``bot.surfaces.answer.where``."""
 
 from __future__ import annotations
 
