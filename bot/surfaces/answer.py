@@ -65,7 +65,7 @@ class Answers:
         came_from = where(interaction)
         if came_from == PANEL:
             prepare_board(m, state)
-        rec = self.reconciler(m.id, came_from, seat if seat is not None else -1)
+        rec = self.reconciler(m.id, came_from, seat if came_from != BOARD and seat is not None else -1)
         with rec.answering():  # from now on: a refused twin of this click leaves the surface to this answer
             try:
                 if came_from != BOARD:
