@@ -3,8 +3,9 @@
 A click's custom_id is decoded once (bot.components.decode) into the surface its control belongs to
 and what it means; it is checked against where it actually came from (the match's channel, the seat's
 own DM, or an ephemeral panel), then handed to the engine (actions), to nothing at all (display-only
-clicks) or to the lobby; the answer is drawn on the surface that was clicked (bot.surfaces). A click
-the engine refuses as stale is answered with the surface as it is now, repaired in the same answer.
+clicks) or to the lobby; the answer is drawn on the surface that was clicked (bot.surfaces.answer).
+A click the engine refuses as stale is answered with the surface as it is now, repaired in the same
+answer.
 """
 
 from __future__ import annotations
