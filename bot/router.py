@@ -3,8 +3,9 @@
 A click's custom_id is decoded once (bot.components.decode) into the surface its control belongs to
 and what it means; it is checked against where it actually came from (the match's channel, the seat's
 own DM, or an ephemeral panel), then handed to the engine (actions), to nothing at all (display-only
-clicks) or to the lobby; the answer is drawn on the surface that was clicked (bot.surfaces). A click
-the engine refuses as stale is answered with the surface as it is now, repaired in the same answer.
+clicks) or to the lobby; the answer is drawn on the surface that was clicked (bot.surfaces.answer).
+A click the engine refuses as stale is answered with the surface as it is now, repaired in the same
+answer.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ from bot.games import UIS
 from bot.i18n import translator
 from bot.names import clean_name
 from bot.surfaces import Surfaces
-from bot.surfaces.coordinator import BOARD, PANEL
+from bot.surfaces.answer import watch, where
+from bot.surfaces.names import BOARD
 from engine import lessons
 from engine.errors import (
     BadActionCode,
@@ -67,8 +69,7 @@ class WrongPlace(EngineError):
 def _came_from_its_place(
     interaction: discord.Interaction, m: MatchRow, click: Click, seat: int | None
 ) -> bool:
-    where = Surfaces.where(interaction)
-    if (click.surface == PUBLIC_SURFACE) != (where == BOARD):
+    if (click.surface == PUBLIC_SURFACE) != (where(interaction) == BOARD):
         return False  # a private control forged onto the board, or a public one into a DM or panel
     if interaction.channel_id == m.channel_id and interaction.guild_id == m.guild_id:
         return True
@@ -99,7 +100,7 @@ class Router:
             self.surfaces.recheck(click.match_id)
             await errors.reply_engine(interaction, err)
         except EngineError as err:
-            over = isinstance(err, MatchOver) and Surfaces.where(interaction) != BOARD
+            over = isinstance(err, MatchOver) and where(interaction) != BOARD
             if isinstance(err, WrongPlace) or over:  # over: a panel the end could not reach shows it now
                 await self._repair(interaction, click)
             await errors.reply_engine(interaction, err)
@@ -121,15 +122,17 @@ class Router:
         except EngineError:
             return
         seat = self.matches.seat_of(m, interaction.user.id)
-        where = Surfaces.where(interaction)
+        came_from = where(interaction)
         if state is None or (
-            where != BOARD and (seat is None or m.seats[seat].user_id != interaction.user.id)
+            came_from != BOARD and (seat is None or m.seats[seat].user_id != interaction.user.id)
         ):
             return
-        if where == BOARD and (interaction.channel_id != m.channel_id or interaction.guild_id != m.guild_id):
+        if came_from == BOARD and (
+            interaction.channel_id != m.channel_id or interaction.guild_id != m.guild_id
+        ):
             return
         try:
-            await self.surfaces.answer(interaction, m, state, seat, repair=True)
+            await self.surfaces.answers.answer(interaction, m, state, seat, repair=True)
         except discord.HTTPException as err:
             log.info("click %s: the surface was not repaired: %s", click, err)
 
@@ -168,35 +171,7 @@ class Router:
             )
             with self.surfaces.acting(m.id, user.id):
                 update = await self.matches.act(m.id, click.version, user.id, action, surface=surface)
-            await self._show(interaction, update.match, update.state, seat)
-
-    async def _show(
-        self, interaction: discord.Interaction, m: MatchRow, state: Any, seat: int | None
-    ) -> None:
-        """The click's answer on its own surface, then every other surface in the background. On the
-        board the answer shows the click's own result even if computers moved since (they follow),
-        unless it already shows a newer version. A private surface shows the latest, once this
-        person's clicks queued behind this one landed, and its image once everybody's queued clicks
-        landed: four seats placing at once each get their final DM in one draw, never an in-between
-        one replaced at once."""
-        where = Surfaces.where(interaction)
-        if where == PANEL:
-            self.surfaces.prepare_board(m, state)
-        rec = self.surfaces.reconciler(m.id, where, seat if seat is not None else -1)
-        rec.answering += 1  # from now on: a refused twin of this click leaves the surface to this answer
-        try:
-            if where != BOARD:
-                await self.surfaces.quiet(m.id, interaction.user.id)
-            latest, latest_state = await self.matches.get(m.id)
-            if where != BOARD or (rec.shown is not None and rec.shown.version > m.version):
-                m, state = latest, latest_state
-            await self.surfaces.answer(interaction, m, state, seat)
-        except discord.HTTPException as err:  # committed all the same: say so; the surface catches up
-            log.warning("match %s: the click's answer failed at Discord: %s", m.id, err)
-            await errors.reply(interaction, "error.not_shown")
-        finally:
-            rec.answering -= 1
-            self.surfaces.changed(m.id)  # committed: every surface follows, whatever became of the answer
+            await self.surfaces.answers.show(interaction, update.match, update.state, seat)
 
     async def _lobby(self, interaction: discord.Interaction, m: MatchRow, click: Click) -> None:
         user = interaction.user
@@ -219,7 +194,7 @@ class Router:
             if await self.surfaces.begin_thread(update.match, update.state, interaction.channel):
                 self.surfaces.changed(m.id)
                 return
-        await self._show(interaction, update.match, update.state, None)
+        await self.surfaces.answers.show(interaction, update.match, update.state, None)
 
     async def _open(
         self, interaction: discord.Interaction, m: MatchRow, state: Any, seat: int | None, what: str
@@ -236,7 +211,7 @@ class Router:
             await interaction.response.send_message(cut(text, messages.MAX_CONTENT), ephemeral=True)
             return
         if what == "watch" and (seat is None or UIS[m.game].private is None):
-            await self.surfaces.watch(interaction, m, state)
+            await watch(interaction, m, state)
             return
         if seat is None:
             raise NotInMatch()
@@ -268,7 +243,7 @@ class Router:
             raise StaleAction()
         if not private and seat not in rules_for(m.game).to_move(state):
             raise NotYourTurn()  # the public display belongs to the player to move
-        await self.surfaces.answer(interaction, m, state, seat, click.display)
+        await self.surfaces.answers.answer(interaction, m, state, seat, click.display)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Every component interaction gets an answer, including the ones discord.py's DynamicItem
@@ -289,11 +264,12 @@ class Router:
 def _ids_on(message: discord.Message) -> set[str]:
     """Every custom_id on a message, however deeply its components nest (Components V2)."""
     found: set[str] = set()
-    stack = list(message.components)
+    stack: list[Any] = list(message.components)
     while stack:
         c = stack.pop()
-        if getattr(c, "custom_id", None):
-            found.add(c.custom_id)
+        custom_id = getattr(c, "custom_id", None)
+        if custom_id:
+            found.add(custom_id)
         for attr in ("children", "components", "accessory"):
             child = getattr(c, attr, None)
             if isinstance(child, list):

@@ -3,10 +3,13 @@
 A surface is where a match is shown (the channel board, a seat's DM, a seat's open panel, the turn
 ping, the recap, the match's line in its channel when it is played in a thread, the notice of a clock
 held up by a failing database), who sees it and what it shows, built from ``rules.view(state, seat)``.
-One module per kind (``board``, ``dm``, ``panel``, ``ping``, ``recap``, ``thread``, ``held``), each with a ``step`` that brings one surface in line; one reconciler
-per surface serialises its updates (``reconciler``); the coordinator pokes them after every commit and
-answers clicks on the surface they came from (``coordinator``). Addresses live in their own table
-(``addresses``); Discord is reached through a small protocol (``send``)."""
+One module per kind (``board``, ``dm``, ``panel``, ``ping``, ``recap``, ``thread``, ``held``), each a
+``SurfaceKind`` (``kind``) given a small ``Context``, never the coordinator; their names are in
+``names``, and the kinds edited in place share one step (``redraw``). One reconciler per surface
+serialises its updates (``reconciler``); the coordinator pokes them after every commit and owns
+their lifecycle (``coordinator``); a click is answered on the surface it came from (``answer``).
+Addresses live in their own table (``addresses``); Discord is reached through a small protocol
+(``send``)."""
 
 from bot.surfaces.coordinator import Surfaces
 from bot.surfaces.send import DiscordSend, Send

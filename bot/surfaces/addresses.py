@@ -6,6 +6,7 @@ from __future__ import annotations
 import collections
 import logging
 
+from bot.surfaces.names import BOARD, DM
 from engine.store import MatchRow, SurfaceRow
 from engine.store.base import Store
 
@@ -37,8 +38,11 @@ class Addresses:
     async def all(self, match_id: int) -> list[SurfaceRow]:
         return list((await self._of(match_id)).values())
 
+    async def board(self, m: MatchRow) -> SurfaceRow | None:
+        return await self.get(m.id, BOARD)
+
     async def dm(self, m: MatchRow, seat: int) -> SurfaceRow | None:
-        return await self.get(m.id, "dm", seat)
+        return await self.get(m.id, DM, seat)
 
     async def closed_dms(self, m: MatchRow) -> set[int]:
         """Seats whose DMs turned out closed (channel 0): they play through the panel."""

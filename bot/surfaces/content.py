@@ -1,5 +1,6 @@
 """What a surface shows, reduced to a fingerprint: two boards with the same text, controls and image
-inputs look the same to a player, so the second is neither drawn nor sent."""
+inputs look the same to a player, so the second is neither drawn nor sent. And the public board's
+content, which the board, its answers and a thread's first message share."""
 
 from __future__ import annotations
 
@@ -8,9 +9,13 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from bot import messages
 from bot.messages import Board, image_key
+from bot.render_pool import start_drawing
+from bot.surfaces.addresses import Addresses
+from engine.store import MatchRow
 
-__all__ = ["Draft", "Shown", "draft", "fingerprint", "image_key"]
+__all__ = ["Draft", "Shown", "draft", "fingerprint", "image_key", "prepare_board", "public_board"]
 
 
 @dataclass
@@ -53,3 +58,20 @@ def fingerprint(board: Board) -> bytes:
     h.update(board.image_key.encode())
     h.update(f"{board.filename}|{board.alt}".encode())
     return h.digest()
+
+
+async def public_board(addresses: Addresses, m: MatchRow, state: Any, display: str = "") -> Board:
+    """The public message of a committed match: its lobby, a lobby that closed, or the game."""
+    tr = messages.tr_for(m)
+    if m.status == "lobby":
+        return messages.lobby(m, tr)
+    if state is None:
+        return messages.closed_lobby(m, tr)
+    return messages.game(m, state, display, closed=await addresses.closed_dms(m))
+
+
+def prepare_board(m: MatchRow, state: Any) -> None:
+    """Start drawing the board's new picture now: a move made on a panel shows on the board too, and
+    its reconciler, coming after the panel's answer, finds the picture under way."""
+    if state is not None and m.status != "lobby":
+        start_drawing(messages.game_picture(m, state))

@@ -7,85 +7,66 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from typing import TYPE_CHECKING
+from typing import Any
 
 from bot import messages
 from bot.games import UIS
 from bot.render_pool import rendered
-from bot.surfaces.content import Shown, draft
-from bot.surfaces.reconciler import Reconciler, Retry
-from bot.surfaces.send import DMS_SHUT, FORBIDDEN, MESSAGE_GONE, RETRY, verdict
+from bot.surfaces import names
+from bot.surfaces.kind import Rows
+from bot.surfaces.reconciler import Reconciler
+from bot.surfaces.redraw import Drafted, Redrawn
+from bot.surfaces.send import DMS_SHUT, FORBIDDEN, MESSAGE_GONE, Verdict
 from engine.store import MatchRow, SurfaceRow
-
-if TYPE_CHECKING:
-    from bot.surfaces.coordinator import Surfaces
 
 log = logging.getLogger(__name__)
 
-KIND = "dm"
+KIND = names.DM
 
 
-class DmSurface:
+class DmSurface(Redrawn):
     kind = KIND
 
-    def __init__(self, hub: Surfaces) -> None:
-        self.hub = hub
-
-    def seats(self, m: MatchRow, rows: dict[tuple[str, int], SurfaceRow]) -> list[int]:
+    def seats(self, m: MatchRow, rows: Rows) -> list[int]:
         if UIS[m.game].private != "dm" or m.status == "lobby" or m.state is None:
             return []
         return [i for i, s in enumerate(m.seats) if not s.ai and s.user_id is not None]
 
-    async def step(self, rec: Reconciler) -> None:
-        hub = self.hub
-        await hub.quiet(rec.match_id)
-        m, state = await hub.matches.get(rec.match_id)
+    async def draft(self, rec: Reconciler, m: MatchRow, state: Any) -> Drafted | None:
         info = m.seats[rec.seat]
         if state is None or info.ai or info.user_id is None:
-            return
-        row = await hub.addresses.dm(m, rec.seat)
+            return None
+        row = await self.ctx.addresses.dm(m, rec.seat)
         if row is not None and row.channel_id == 0:
-            return  # DMs closed: this seat plays through the panel
-        display = rec.display[1] if rec.display[0] == info.version else ""
-        board = messages.private(m, state, rec.seat, hub.private_tr(m, info.user_id), display)
-        d = draft(rec.shown, m.version, board)
-        if d is None:
-            return
-        same_image = not d.new_image and row is not None
-        if not same_image:
-            await rendered(board)
-        try:
-            if row is not None and row.message_id is not None:
-                await hub.send.edit(row.channel_id or 0, row.message_id, board, image=not same_image)
-            else:
-                await self._post(m, rec.seat, info.user_id, row, await rendered(board))
-        except Exception as err:
-            v = verdict(err)
-            if v.what == RETRY:
-                if not await hub.by_token(rec, board, image=not same_image):
-                    raise Retry(v.after) from None
-            elif v.what == MESSAGE_GONE and row is not None and row.message_id is not None:
-                await self._post(
-                    m,
-                    rec.seat,
-                    info.user_id,
-                    dataclasses.replace(row, message_id=None),
-                    await rendered(board),
-                )
-            elif v.what in (DMS_SHUT, FORBIDDEN):
-                log.info("match %s: seat %s has DMs closed; the panel serves it", m.id, rec.seat)
-                await hub.addresses.put(SurfaceRow(m.id, KIND, rec.seat, 0, None, at=hub.now()))
-                hub.reconciler(m.id, "board").poke()  # the board now offers that seat the panel
-                return
-            else:
-                log.warning("match %s: DM to seat %s failed: %s", m.id, rec.seat, err)
-                return
-        rec.showed(Shown(m.version, d.fingerprint, d.image_key))
+            return None  # DMs closed: this seat plays through the panel
+        tr = self.ctx.languages.private_tr(m, info.user_id)
+        return Drafted(m, messages.private(m, state, rec.seat, tr, rec.display_for(info.version)), row)
 
-    async def _post(
-        self, m: MatchRow, seat: int, user_id: int, row: SurfaceRow | None, board: messages.Board
-    ) -> None:
-        hub = self.hub
-        channel = row.channel_id if row is not None and row.channel_id else await hub.send.dm_channel(user_id)
-        mid = await hub.send.post(channel, board)
-        await hub.addresses.put(SurfaceRow(m.id, KIND, seat, channel, mid, at=hub.now()))
+    async def apply(self, rec: Reconciler, page: Drafted, image: bool) -> None:
+        row = page.row
+        if row is not None and row.message_id is not None:
+            await self.ctx.send.edit(row.channel_id or 0, row.message_id, page.board, image=image)
+        else:
+            await self._post(page.m, rec.seat, row, await rendered(page.board))
+
+    async def refused(self, rec: Reconciler, page: Drafted, err: Exception, said: Verdict) -> bool:
+        m, row = page.m, page.row
+        if said.what == MESSAGE_GONE and row is not None and row.message_id is not None:
+            await self._post(
+                m, rec.seat, dataclasses.replace(row, message_id=None), await rendered(page.board)
+            )
+            return True
+        if said.what in (DMS_SHUT, FORBIDDEN):
+            log.info("match %s: seat %s has DMs closed; the panel serves it", m.id, rec.seat)
+            await self.ctx.addresses.put(SurfaceRow(m.id, KIND, rec.seat, 0, None, at=self.ctx.now()))
+            self.ctx.poke(m.id, names.BOARD)  # the board now offers that seat the panel
+            return False
+        log.warning("match %s: DM to seat %s failed: %s", m.id, rec.seat, err)
+        return False
+
+    async def _post(self, m: MatchRow, seat: int, row: SurfaceRow | None, board: messages.Board) -> None:
+        ctx, user_id = self.ctx, m.seats[seat].user_id
+        assert user_id is not None
+        channel = row.channel_id if row is not None and row.channel_id else await ctx.send.dm_channel(user_id)
+        mid = await ctx.send.post(channel, board)
+        await ctx.addresses.put(SurfaceRow(m.id, KIND, seat, channel, mid, at=ctx.now()))

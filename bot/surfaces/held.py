@@ -6,43 +6,41 @@ It is deleted when the timer fires at last. Kept in memory only: the database is
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 import discord
 
 from bot import messages
+from bot.surfaces import names
+from bot.surfaces.kind import Context, Rows, SurfaceKind
 from bot.surfaces.reconciler import Reconciler, Retry
 from bot.surfaces.send import RETRY, verdict
 from engine.errors import EngineError
-from engine.store import MatchRow, SurfaceRow
-
-if TYPE_CHECKING:
-    from bot.surfaces.coordinator import Surfaces
+from engine.store import MatchRow
 
 log = logging.getLogger(__name__)
 
-KIND = "held"
+KIND = names.HELD
 
 
-class HeldNotice:
+class HeldNotice(SurfaceKind):
     kind = KIND
 
-    def __init__(self, hub: Surfaces) -> None:
-        self.hub = hub
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(ctx)
         self._want: dict[int, bool] = {}  # match -> whether its clock is held up now
         self._posted: dict[int, tuple[int, int]] = {}  # match -> (channel, message) of its notice
 
-    def seats(self, m: MatchRow, rows: dict[tuple[str, int], SurfaceRow]) -> list[int]:
+    def seats(self, m: MatchRow, rows: Rows) -> list[int]:
         return []  # not a view of the committed state: only ``update`` brings it in line
 
     def update(self, match_id: int, held: bool) -> None:
         """The engine's word (``engine.signals.TimerHeld``): the match's due timer cannot fire (True),
         or fired at last (False). Returns at once; the match's reconciler posts or deletes."""
-        if self.hub._closing:
+        if self.ctx.closing:
             return  # (a timer cancelled at shutdown: its notice stays, like the process's others)
         if held or match_id in self._want:
             self._want[match_id] = held
-            self.hub.reconciler(match_id, KIND).poke()
+            self.ctx.poke(match_id, KIND)
 
     async def step(self, rec: Reconciler) -> None:
         mid = rec.match_id
@@ -56,19 +54,19 @@ class HeldNotice:
             self._want.pop(mid, None)
 
     async def _post(self, match_id: int) -> None:
-        hub = self.hub
+        ctx = self.ctx
         try:
-            m, _ = await hub.matches.get(match_id)  # cached: live matches always are
+            m, _ = await ctx.matches.get(match_id)  # cached: live matches always are
         except EngineError as err:
             log.warning("match %s: no notice of its held clock (%r)", match_id, err)
             return
         try:
-            board = await hub.board_row(m)
+            board = await ctx.addresses.board(m)
         except Exception as err:  # the database cannot even be read: a plain line then
             log.info("match %s: the held clock's notice is not a reply to the board (%r)", match_id, err)
             board = None
         try:
-            message = await hub.send.post(
+            message = await ctx.send.post(
                 m.channel_id,
                 text=messages.tr_for(m)("match.clock_held"),
                 reply_to=board.message_id if board is not None else None,
@@ -83,7 +81,7 @@ class HeldNotice:
 
     async def _delete(self, posted: tuple[int, int]) -> None:
         try:
-            await self.hub.send.delete(*posted)
+            await self.ctx.send.delete(*posted)
         except discord.HTTPException as err:
             said = verdict(err)
             if said.what == RETRY:

@@ -6,74 +6,83 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from typing import TYPE_CHECKING
+from typing import Any
+
+import discord
 
 from bot import messages
-from bot.i18n import Translator
+from bot.i18n import Translator, translator
 from bot.render_pool import rendered
-from bot.surfaces.content import Shown, draft
-from bot.surfaces.reconciler import Reconciler, Retry
-from bot.surfaces.send import RETRY, verdict
+from bot.surfaces import names
+from bot.surfaces.content import Shown, fingerprint
+from bot.surfaces.kind import Context, Rows
+from bot.surfaces.reconciler import Reconciler
+from bot.surfaces.redraw import TOKEN_SECONDS, Drafted, Redrawn
+from bot.surfaces.send import Verdict
 from engine.store import MatchRow, SurfaceRow
-
-if TYPE_CHECKING:
-    from bot.surfaces.coordinator import Surfaces
 
 log = logging.getLogger(__name__)
 
-KIND = "panel"
-TOKEN_SECONDS = 15 * 60 - 20  # Discord's 15 minutes, less a margin for the call itself
+KIND = names.PANEL
 
 
 def live(row: SurfaceRow | None, now: float) -> bool:
     return row is not None and row.token is not None and now - row.at < TOKEN_SECONDS
 
 
-class PanelSurface:
+class PanelSurface(Redrawn):
     kind = KIND
+    by_token = False  # its only route is its interaction's token
 
-    def __init__(self, hub: Surfaces) -> None:
-        self.hub = hub
+    def seats(self, m: MatchRow, rows: Rows) -> list[int]:
+        return [seat for (kind, seat), row in rows.items() if kind == KIND and live(row, self.ctx.now())]
 
-    def seats(self, m: MatchRow, rows: dict[tuple[str, int], SurfaceRow]) -> list[int]:
-        return [seat for (kind, seat), row in rows.items() if kind == KIND and live(row, self.hub.now())]
-
-    async def step(self, rec: Reconciler) -> None:
-        hub = self.hub
-        await hub.quiet(rec.match_id)
-        m, state = await hub.matches.get(rec.match_id)
-        row = await hub.addresses.get(m.id, KIND, rec.seat)
-        if state is None or row is None or not live(row, hub.now()):
-            return
-        assert row.token is not None and row.message_id is not None
+    async def draft(self, rec: Reconciler, m: MatchRow, state: Any) -> Drafted | None:
+        row = await self.ctx.addresses.get(m.id, KIND, rec.seat)
+        if state is None or row is None or not live(row, self.ctx.now()):
+            return None
         info = m.seats[rec.seat]
-        display = rec.display[1] if rec.display[0] == info.version else ""
-        board = messages.private(m, state, rec.seat, hub.private_tr(m, info.user_id), display)
-        d = draft(rec.shown, m.version, board)
-        if d is None:
-            return
-        same_image = not d.new_image
-        if not same_image:
-            await rendered(board)
-        try:
-            await hub.send.edit_by_token(row.token, row.message_id, board, image=not same_image)
-        except Exception as err:
-            v = verdict(err)
-            if v.what == RETRY:
-                raise Retry(v.after) from None
-            log.info("match %s: seat %s's panel can no longer be edited (%s)", m.id, rec.seat, err)
-            await hub.addresses.put(dataclasses.replace(row, token=None))
-            return
-        rec.showed(Shown(m.version, d.fingerprint, d.image_key))
+        tr = self.ctx.languages.private_tr(m, info.user_id)
+        return Drafted(m, messages.private(m, state, rec.seat, tr, rec.display_for(info.version)), row)
 
-    async def retire(self, row: SurfaceRow, tr: Translator) -> None:
-        """An older panel of the seat, replaced by a newer one: one line, no controls, no image."""
-        if not live(row, self.hub.now()):
-            return
-        assert row.token is not None and row.message_id is not None
-        try:
-            await self.hub.send.edit_by_token(
-                row.token, row.message_id, messages.Board(tr("panel.replaced"), None)
-            )
-        except Exception as err:
-            log.info("match %s: the replaced panel was not edited (%s)", row.match_id, err)
+    async def apply(self, rec: Reconciler, page: Drafted, image: bool) -> None:
+        row = page.row
+        assert row is not None and row.token is not None and row.message_id is not None
+        await self.ctx.send.edit_by_token(row.token, row.message_id, page.board, image=image)
+
+    async def refused(self, rec: Reconciler, page: Drafted, err: Exception, said: Verdict) -> bool:
+        assert page.row is not None
+        log.info("match %s: seat %s's panel can no longer be edited (%s)", page.m.id, rec.seat, err)
+        await self.ctx.addresses.put(dataclasses.replace(page.row, token=None))
+        return False
+
+
+async def retire(ctx: Context, row: SurfaceRow, tr: Translator) -> None:
+    """An older panel of the seat, replaced by a newer one: one line, no controls, no image."""
+    if not live(row, ctx.now()):
+        return
+    assert row.token is not None and row.message_id is not None
+    try:
+        await ctx.send.edit_by_token(row.token, row.message_id, messages.Board(tr("panel.replaced"), None))
+    except Exception as err:
+        log.info("match %s: the replaced panel was not edited (%s)", row.match_id, err)
+
+
+async def open_panel(
+    ctx: Context, rec: Reconciler, interaction: discord.Interaction, m: MatchRow, state: Any, seat: int
+) -> None:
+    """The hand button (or /game hand): the seat's private surface as an ephemeral reply, live for
+    15 minutes; the seat's previous panel is retired."""
+    tr = translator(interaction.locale)
+    board = await rendered(messages.private(m, state, seat, tr))
+    response = await interaction.response.send_message(**board.kwargs(new=True), ephemeral=True)
+    mid = response.message_id if response is not None else None
+    if mid is None:
+        mid = (await interaction.original_response()).id
+    old = await ctx.addresses.get(m.id, KIND, seat)
+    await ctx.addresses.note(
+        SurfaceRow(m.id, KIND, seat, interaction.channel_id, mid, interaction.token, m.version, ctx.now())
+    )
+    rec.replaced(Shown(m.version, fingerprint(board), board.image_key), (interaction.token, mid))
+    if old is not None and old.message_id != mid:
+        await retire(ctx, old, tr)

@@ -7,35 +7,30 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
-from typing import TYPE_CHECKING
 
 import discord
 
 from bot import messages
+from bot.surfaces import names
+from bot.surfaces.kind import Rows, SurfaceKind
 from bot.surfaces.reconciler import Reconciler
 from engine.store import LIVE, MatchRow, SurfaceRow
 
-if TYPE_CHECKING:
-    from bot.surfaces.coordinator import Surfaces
-
 log = logging.getLogger(__name__)
 
-KIND = "ping"
+KIND = names.PING
 
 
-class PingSurface:
+class PingSurface(SurfaceKind):
     kind = KIND
 
-    def __init__(self, hub: Surfaces) -> None:
-        self.hub = hub
-
-    def seats(self, m: MatchRow, rows: dict[tuple[str, int], SurfaceRow]) -> list[int]:
+    def seats(self, m: MatchRow, rows: Rows) -> list[int]:
         return [-1]
 
     async def step(self, rec: Reconciler) -> None:
-        hub = self.hub
-        m, state = await hub.matches.get(rec.match_id)
-        row = await hub.addresses.get(m.id, KIND)
+        ctx = self.ctx
+        m, state = await ctx.matches.get(rec.match_id)
+        row = await ctx.addresses.get(m.id, KIND)
         line = messages.mention_line(m, state, messages.tr_for(m)) if m.status in LIVE else None
         if line is None:
             if m.status not in LIVE and row is not None and row.message_id is not None:
@@ -43,13 +38,13 @@ class PingSurface:
             return
         if row is not None and row.version >= m.version:
             return  # this turn was pinged (by this process or another)
-        if not await hub.addresses.claim(SurfaceRow(m.id, KIND, -1, m.channel_id, row.message_id if row else None,
-                                                    version=m.version, at=hub.now())):  # fmt: skip
+        if not await ctx.addresses.claim(SurfaceRow(m.id, KIND, -1, m.channel_id, row.message_id if row else None,
+                                                    version=m.version, at=ctx.now())):  # fmt: skip
             return
         text, users = line
-        board = await hub.board_row(m)
+        board = await ctx.addresses.board(m)
         try:
-            mid = await hub.send.post(
+            mid = await ctx.send.post(
                 m.channel_id, text=text, reply_to=board.message_id if board else None, mentions=tuple(users)
             )
         except discord.HTTPException as err:
@@ -58,15 +53,15 @@ class PingSurface:
             return
         if row is not None and row.message_id is not None:
             await self._delete(row)
-        await hub.addresses.put(
-            SurfaceRow(m.id, KIND, -1, m.channel_id, mid, version=m.version, at=hub.now())
+        await ctx.addresses.put(
+            SurfaceRow(m.id, KIND, -1, m.channel_id, mid, version=m.version, at=ctx.now())
         )
 
     async def _delete(self, row: SurfaceRow) -> None:
         assert row.message_id is not None
         with contextlib.suppress(discord.HTTPException):
-            await self.hub.send.delete(row.channel_id or 0, row.message_id)
+            await self.ctx.send.delete(row.channel_id or 0, row.message_id)
 
     async def _drop(self, row: SurfaceRow) -> None:
         await self._delete(row)
-        await self.hub.addresses.put(dataclasses.replace(row, message_id=None))
+        await self.ctx.addresses.put(dataclasses.replace(row, message_id=None))

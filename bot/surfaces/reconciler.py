@@ -15,11 +15,13 @@ in flight, that edit may have overwritten it, so the worker goes round once more
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 
-from bot.surfaces.content import Shown
+from bot.messages import Board
+from bot.surfaces.content import Draft, Shown, draft
 from bot.surfaces.send import BACKOFF
 
 log = logging.getLogger(__name__)
@@ -48,7 +50,7 @@ class Reconciler:
     display: tuple[int, str] = (-1, "")  # (seat version, display state)
     token: tuple[str, int, float] | None = None  # the latest click on this surface: (token, message, when)
     answers: int = 0
-    answering: int = 0  # clicks' answers on their way to this surface
+    _answering: int = 0  # clicks' answers on their way to this surface
     checked: int = -1  # the match version this surface is known to be in line with (or newer)
     _asked: int = -1  # the newest commit a fan-out poked about
     put: bytes | None = None  # the fingerprint the running step sent, if it sent anything
@@ -90,8 +92,65 @@ class Reconciler:
             self.shown = shown
             self.checked = max(self.checked, shown.version)
         if token is not None:
-            self.token = (*token, self.now())
+            self.via(*token)
         self.answers += 1
+
+    @contextlib.contextmanager
+    def answering(self) -> Iterator[None]:
+        """Around a click's answer on its way to this surface: meanwhile a refused twin of that click
+        leaves the surface to the answer (``being_answered``)."""
+        self._answering += 1
+        try:
+            yield
+        finally:
+            self._answering -= 1
+
+    @property
+    def being_answered(self) -> bool:
+        return self._answering > 0
+
+    def replaced(self, shown: Shown, token: tuple[str, int]) -> None:
+        """A new message took this surface's place (a panel opened anew): nothing of the old one
+        counts, its display state neither; ``shown`` is what the new one shows."""
+        self.shown, self.checked, self.display = None, -1, (-1, "")
+        self.answered(shown, token)
+
+    def draft(self, version: int, board: Board) -> Draft | None:
+        """``board`` (built from the commit ``version``) as a change to what this surface shows: None
+        when it shows that already, or something newer."""
+        return draft(self.shown, version, board)
+
+    def shows(self, fingerprint: bytes) -> bool:
+        return self.shown is not None and self.shown.fingerprint == fingerprint
+
+    def shows_image(self, image_key: str) -> bool:
+        return self.shown is not None and self.shown.image == image_key
+
+    def ahead_of(self, version: int) -> bool:
+        """It shows a version newer than ``version`` (known to this process)."""
+        return self.shown is not None and self.shown.version > version
+
+    def choose(self, seat_version: int, display: str) -> None:
+        """A display-only click's state (a chosen piece), kept while the seat's version stands."""
+        self.display = (seat_version, display)
+
+    def display_for(self, seat_version: int) -> str:
+        """The display state chosen at ``seat_version``; a choice made before the seat moved on goes."""
+        return self.display[1] if self.display[0] == seat_version else ""
+
+    def via(self, token: str, message_id: int) -> None:
+        """The latest interaction that reached this surface's message (Discord allows 15 minutes)."""
+        self.token = (token, message_id, self.now())
+
+    def drop_token(self) -> None:
+        """The surface moved to another message: earlier interactions do not reach it."""
+        self.token = None
+
+    def fresh_token(self, max_age: float) -> tuple[str, int] | None:
+        """(token, message) of the latest interaction on this surface, if younger than ``max_age``."""
+        if self.token is None or self.now() - self.token[2] >= max_age:
+            return None
+        return self.token[0], self.token[1]
 
     def forget(self) -> None:
         """What it shows is unknown now (an edit failed, or may lie under an older one): look again."""
@@ -100,6 +159,11 @@ class Reconciler:
 
     def _answered_fp(self) -> bytes | None:
         return self.shown.fingerprint if self.shown is not None else None
+
+    def cancel(self) -> None:
+        """Stop its worker (shutdown)."""
+        if self.busy and self._task is not None:
+            self._task.cancel()
 
     async def wait(self) -> None:
         """Until the worker is idle (tests, /game board, shutdown)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -17,17 +17,16 @@ from bot import messages
 from bot.i18n import Translator, seat_name
 from bot.messages import Board
 from bot.render_pool import rendered
-from bot.surfaces.content import Shown, fingerprint
+from bot.surfaces import names
+from bot.surfaces.content import Shown, fingerprint, public_board
+from bot.surfaces.kind import Context, Rows, SurfaceKind
 from bot.surfaces.reconciler import Reconciler, Retry
 from bot.surfaces.send import RETRY, verdict
 from engine.store import LIVE, MatchRow, SurfaceRow
 
-if TYPE_CHECKING:
-    from bot.surfaces.coordinator import Surfaces
-
 log = logging.getLogger(__name__)
 
-KIND = "line"  # the match's line in the channel it was opened in
+KIND = names.LINE  # the match's line in the channel it was opened in
 SETTING = "threads"  # the server setting: "on" plays every new match in its own thread
 
 
@@ -40,61 +39,58 @@ def line_text(m: MatchRow, state: Any, thread_id: int, tr: Translator) -> str:
     return tr("thread.line.over", game=game, id=m.id, names=names, thread=f"<#{thread_id}>", result=outcome)
 
 
-class LineSurface:
+class LineSurface(SurfaceKind):
     kind = KIND
 
-    def __init__(self, hub: Surfaces) -> None:
-        self.hub = hub
-
-    def seats(self, m: MatchRow, rows: dict[tuple[str, int], SurfaceRow]) -> list[int]:
+    def seats(self, m: MatchRow, rows: Rows) -> list[int]:
         return [-1] if (KIND, -1) in rows else []
 
     async def step(self, rec: Reconciler) -> None:
-        hub = self.hub
-        m, state = await hub.matches.get(rec.match_id)
-        row = await hub.addresses.get(m.id, KIND)
+        ctx = self.ctx
+        m, state = await ctx.matches.get(rec.match_id)
+        row = await ctx.addresses.get(m.id, KIND)
         if row is None or row.message_id is None or row.channel_id is None:
             return
         board = Board(line_text(m, state, m.channel_id, messages.tr_for(m)), None)
         fp = fingerprint(board)
-        if rec.shown is None or rec.shown.fingerprint != fp:
+        if not rec.shows(fp):
             try:
-                await hub.send.edit(row.channel_id, row.message_id, board)
+                await ctx.send.edit(row.channel_id, row.message_id, board)
             except Exception as err:
                 if verdict(err).what == RETRY:
                     raise Retry(verdict(err).after) from None
                 log.warning("match %s: its line in the channel was not edited: %s", m.id, err)
             rec.showed(Shown(m.version, fp))
         if m.status not in LIVE and row.version == 0:  # over: archive the thread, once
-            await hub.addresses.put(dataclasses.replace(row, version=1))
-            await hub.reconciler(m.id, "board").wait()  # the final board first
+            await ctx.addresses.put(dataclasses.replace(row, version=1))
+            await ctx.wait(m.id, names.BOARD)  # the final board first
             try:
-                await hub.send.archive(m.channel_id)
+                await ctx.send.archive(m.channel_id)
             except discord.HTTPException as err:
                 log.info("match %s: its thread was not archived: %s", m.id, err)
 
 
-async def begin(hub: Surfaces, m: MatchRow, state: Any, channel: Any) -> bool:
+async def begin(ctx: Context, m: MatchRow, state: Any, channel: Any) -> bool:
     """The game just started in ``channel`` from its lobby message: open its thread and move it there.
     False (and a one-line note) when it is played in the channel after all."""
     tr = messages.tr_for(m)
-    lobby = await hub.board_row(m)
+    lobby = await ctx.addresses.board(m)
     if lobby is None or lobby.message_id is None:
         return False
     if isinstance(channel, discord.Thread):
         return False  # a rematch inside a match's thread: it is played there
     name = tr("thread.name", game=tr(f"game.{m.game}"), id=m.id)
     try:
-        thread_id = await hub.send.start_thread(m.channel_id, lobby.message_id, name)
+        thread_id = await ctx.send.start_thread(m.channel_id, lobby.message_id, name)
     except discord.HTTPException as err:
         log.info("match %s: no thread (%s); playing in the channel", m.id, err)
         with contextlib.suppress(discord.HTTPException):
-            await hub.send.post(m.channel_id, text=tr("thread.cannot"))
+            await ctx.send.post(m.channel_id, text=tr("thread.cannot"))
         return False
-    await hub.addresses.put(SurfaceRow(m.id, KIND, -1, m.channel_id, lobby.message_id, at=hub.now()))
-    moved = await hub.matches.move(m.id, thread_id)
-    await hub.addresses.put(SurfaceRow(m.id, "board", -1, thread_id, None, at=hub.now()))
-    board = await hub.public_board(moved.match, moved.state)
-    mid = await hub.send.post(thread_id, await rendered(board))
-    await hub.addresses.put(SurfaceRow(m.id, "board", -1, thread_id, mid, at=hub.now()))
+    await ctx.addresses.put(SurfaceRow(m.id, KIND, -1, m.channel_id, lobby.message_id, at=ctx.now()))
+    moved = await ctx.matches.move(m.id, thread_id)
+    await ctx.addresses.put(SurfaceRow(m.id, names.BOARD, -1, thread_id, None, at=ctx.now()))
+    board = await public_board(ctx.addresses, moved.match, moved.state)
+    mid = await ctx.send.post(thread_id, await rendered(board))
+    await ctx.addresses.put(SurfaceRow(m.id, names.BOARD, -1, thread_id, mid, at=ctx.now()))
     return True

@@ -1,0 +1,205 @@
+"""A click answered on the surface it came from, in the click's own interaction response: text and
+controls at once, the image right after (the next player can act meanwhile). The surface's reconciler
+is told what it now shows, so it neither draws it again nor lets an older edit bury it; every other
+surface of the match follows (the coordinator's fan-out) once the answer is out."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import discord
+
+from bot import errors, messages
+from bot.i18n import translator
+from bot.messages import Board
+from bot.render_pool import rendered, start_drawing
+from bot.surfaces import panel
+from bot.surfaces.content import Shown, fingerprint, prepare_board, public_board
+from bot.surfaces.kind import Context
+from bot.surfaces.names import BOARD, DM, PANEL
+from bot.surfaces.quiet import Quiet
+from bot.surfaces.reconciler import Reconciler
+from engine.store import MatchRow, SurfaceRow
+
+log = logging.getLogger(__name__)
+
+
+def where(interaction: discord.Interaction) -> str:
+    """The kind of surface a click came from: a DM, an ephemeral panel, or the public board."""
+    if interaction.guild_id is None:
+        return DM
+    message = interaction.message
+    if message is not None and message.flags.ephemeral:
+        return PANEL
+    return BOARD
+
+
+async def watch(interaction: discord.Interaction, m: MatchRow, state: Any) -> None:
+    """A spectator's copy of the board, in their language, without joining (ephemeral)."""
+    board = await rendered(messages.watched(m, state, translator(interaction.locale)))
+    await interaction.response.send_message(**board.kwargs(new=True), ephemeral=True)
+
+
+class Answers:
+    def __init__(
+        self,
+        ctx: Context,
+        reconciler: Callable[[int, str, int], Reconciler],
+        quiet: Quiet,
+        changed: Callable[[int], None],
+    ) -> None:
+        self.ctx = ctx
+        self.reconciler = reconciler
+        self.quiet = quiet
+        self.changed = changed  # the coordinator's fan-out, after the answer
+
+    async def show(self, interaction: discord.Interaction, m: MatchRow, state: Any, seat: int | None) -> None:
+        """A committed click's answer on its own surface, then every other surface in the background.
+        On the board the answer shows the click's own result even if computers moved since (they
+        follow), unless it already shows a newer version. A private surface shows the latest, once
+        this person's clicks queued behind this one landed, and its image once everybody's queued
+        clicks landed: four seats placing at once each get their final DM in one draw, never an
+        in-between one replaced at once."""
+        came_from = where(interaction)
+        if came_from == PANEL:
+            prepare_board(m, state)
+        rec = self.reconciler(m.id, came_from, seat if came_from != BOARD and seat is not None else -1)
+        with rec.answering():  # from now on: a refused twin of this click leaves the surface to this answer
+            try:
+                if came_from != BOARD:
+                    await self.quiet.wait(m.id, interaction.user.id)
+                latest, latest_state = await self.ctx.matches.get(m.id)
+                if came_from != BOARD or rec.ahead_of(m.version):
+                    m, state = latest, latest_state
+                await self.answer(interaction, m, state, seat)
+            except discord.HTTPException as err:  # committed all the same: say so; the surface catches up
+                log.warning("match %s: the click's answer failed at Discord: %s", m.id, err)
+                await errors.reply(interaction, "error.not_shown")
+            finally:
+                self.changed(m.id)  # committed: every surface follows, whatever became of the answer
+
+    async def answer(
+        self,
+        interaction: discord.Interaction,
+        m: MatchRow,
+        state: Any,
+        seat: int | None,
+        display: str = "",
+        *,
+        repair: bool = False,
+    ) -> bool:
+        """Redraw the surface the click came from as the click's answer. With ``repair`` (a refused
+        click) only if this process does not know it to show the current content already: False if
+        not redrawn."""
+        came_from = where(interaction)
+        if came_from == BOARD:
+            rec = self.reconciler(m.id, BOARD, -1)
+            board = await public_board(self.ctx.addresses, m, state, display)
+        else:
+            assert seat is not None
+            rec = self.reconciler(m.id, came_from, seat)
+            board = messages.private(m, state, seat, translator(interaction.locale), display)
+        if repair and await self._in_line(interaction, m, rec, came_from, seat, board):
+            return False  # it shows the truth already, or a click's answer is bringing it
+        if seat is not None and came_from != BOARD:
+            rec.choose(m.seats[seat].version, display)
+        with rec.answering():
+            return await self._answer(interaction, m, rec, came_from, board, seat)
+
+    async def _in_line(
+        self,
+        interaction: discord.Interaction,
+        m: MatchRow,
+        rec: Reconciler,
+        came_from: str,
+        seat: int | None,
+        board: Board,
+    ) -> bool:
+        if came_from == PANEL:  # an older panel than the seat's live one is never in line
+            row = await self.ctx.addresses.get(m.id, PANEL, seat if seat is not None else -1)
+            clicked = interaction.message.id if interaction.message is not None else None
+            if row is None or row.message_id != clicked or not panel.live(row, self.ctx.now()):
+                return False
+        return rec.being_answered or rec.shows(fingerprint(board))
+
+    async def _answer(
+        self,
+        interaction: discord.Interaction,
+        m: MatchRow,
+        rec: Reconciler,
+        came_from: str,
+        board: Board,
+        seat: int | None,
+    ) -> bool:
+        key = board.image_key
+        same_image = rec.shows_image(key) and not interaction.response.is_done()
+        whole = isinstance(board.view, discord.ui.LayoutView) or board.draw is None
+        # recorded before it is sent: a reconciler step starting meanwhile must not draw it again
+        token = (interaction.token, interaction.message.id) if interaction.message is not None else None
+        rec.answered(Shown(m.version, fingerprint(board), key), token)
+        try:
+            if interaction.response.is_done():  # answered already (an error reply): edit the message itself
+                await interaction.edit_original_response(**(await rendered(board)).kwargs())
+            elif whole:  # a layout refers to its image, and a board without one must drop the old one
+                await interaction.response.edit_message(**(await rendered(board)).kwargs())
+            else:
+                if not same_image:
+                    start_drawing(board)  # under way in the render pool while the text goes out
+                await interaction.response.edit_message(**board.kwargs(image=False))
+                if not same_image:
+                    newer = await self._newer(interaction, m, came_from, seat) if came_from != BOARD else None
+                    if newer is None:
+                        await interaction.edit_original_response(attachments=(await rendered(board)).files())
+                    else:  # the seat moved on meanwhile (a batch of clicks): one image, the latest
+                        m, board = newer
+                        rec.answered(Shown(m.version, fingerprint(board), board.image_key), token)
+                        await interaction.edit_original_response(**(await rendered(board)).kwargs())
+        except discord.HTTPException:
+            rec.forget()  # what it shows is unknown now: its reconciler puts it right
+            if not interaction.response.is_done():
+                raise
+            log.warning(
+                "match %s: the %s's image did not follow the click's answer; redrawing it", m.id, came_from
+            )
+            return True
+        if rec.ahead_of(m.version):
+            # a newer edit landed while this answer was on its way: the answer's older text, or its
+            # image sent after the text, may lie over it now; its reconciler draws the surface again
+            rec.forget()
+        if came_from == PANEL:
+            await self._adopt_panel(interaction, m, seat)
+        return True
+
+    async def _newer(
+        self, interaction: discord.Interaction, m: MatchRow, came_from: str, seat: int | None
+    ) -> tuple[MatchRow, Board] | None:
+        """A private surface's latest content, if commits that landed (or were queued) since ``m``
+        changed it: its answer's image is then drawn once, for the latest, not for an in-between."""
+        await self.quiet.wait(m.id)
+        latest, state = await self.ctx.matches.get(m.id)
+        if latest.version == m.version or seat is None:
+            return None
+        rec = self.reconciler(m.id, came_from, seat)
+        display = rec.display_for(latest.seats[seat].version)  # a choice made before it moved on goes
+        board = messages.private(latest, state, seat, translator(interaction.locale), display)
+        if rec.shows(fingerprint(board)):
+            return None
+        return latest, board
+
+    async def _adopt_panel(self, interaction: discord.Interaction, m: MatchRow, seat: int | None) -> None:
+        """A click on a panel: that panel is the seat's live one for another 15 minutes; one that had
+        stopped following the game says so; another live one is retired."""
+        assert seat is not None and interaction.message is not None
+        ctx, mid = self.ctx, interaction.message.id
+        row = await ctx.addresses.get(m.id, PANEL, seat)
+        if row is not None and row.message_id != mid:
+            await panel.retire(ctx, row, translator(interaction.locale))
+        elif row is not None and not panel.live(row, ctx.now()):
+            await interaction.followup.send(translator(interaction.locale)("panel.revived"), ephemeral=True)
+        await ctx.addresses.note(
+            SurfaceRow(
+                m.id, PANEL, seat, interaction.channel_id, mid, interaction.token, m.version, ctx.now()
+            )
+        )

@@ -1,0 +1,91 @@
+"""The one step of the kinds whose surface is a message edited in place (the board, a DM, a panel):
+let the clicks on their way land, draft the content from the latest commit, leave the message alone
+if it shows that already, draw the image only if it changed, apply the edit, and say what became of
+a refused one. Each such kind gives its draft, how it applies it and what a refusal means to it."""
+
+from __future__ import annotations
+
+import logging
+from abc import abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import discord
+
+from bot.messages import Board
+from bot.render_pool import rendered
+from bot.surfaces.content import Shown
+from bot.surfaces.kind import SurfaceKind
+from bot.surfaces.reconciler import Reconciler, Retry
+from bot.surfaces.send import RETRY, Verdict, verdict
+from engine.store import MatchRow, SurfaceRow
+
+log = logging.getLogger(__name__)
+
+TOKEN_SECONDS = 15 * 60 - 20  # Discord's 15 minutes for an interaction, less a margin for the call
+
+
+@dataclass(frozen=True)
+class Drafted:
+    """A surface's content built from the committed match ``m``, and where it lives (None: nowhere
+    yet, so applying it posts it, image and all)."""
+
+    m: MatchRow
+    board: Board
+    row: SurfaceRow | None
+
+
+class Redrawn(SurfaceKind):
+    # while Discord refuses the usual route (a rate limit, its own failure), the latest click's
+    # interaction on the surface reaches the same message by another
+    by_token: ClassVar[bool] = True
+
+    @abstractmethod
+    async def draft(self, rec: Reconciler, m: MatchRow, state: Any) -> Drafted | None:
+        """What the surface should show now, or None when it is not to be shown (not posted yet,
+        nobody's to show)."""
+
+    @abstractmethod
+    async def apply(self, rec: Reconciler, page: Drafted, image: bool) -> None:
+        """Put ``page`` on the surface (``image``: its image too, drawn already; else the message
+        keeps the one it has)."""
+
+    @abstractmethod
+    async def refused(self, rec: Reconciler, page: Drafted, err: Exception, said: Verdict) -> bool:
+        """Discord refused ``apply`` for good (not a retry): True if the surface shows ``page`` after
+        all (posted anew)."""
+
+    async def step(self, rec: Reconciler) -> None:
+        await self.ctx.quiet(rec.match_id)
+        m, state = await self.ctx.matches.get(rec.match_id)
+        page = await self.draft(rec, m, state)
+        if page is None:
+            return
+        d = rec.draft(m.version, page.board)
+        if d is None:
+            return
+        image = d.new_image or page.row is None
+        if image:
+            await rendered(page.board)
+        try:
+            await self.apply(rec, page, image)
+        except Exception as err:
+            said = verdict(err)
+            if said.what == RETRY:
+                if not (self.by_token and await self._by_token(rec, page.board, image)):
+                    raise Retry(said.after) from None
+            elif not await self.refused(rec, page, err, said):
+                return
+        rec.showed(Shown(m.version, d.fingerprint, d.image_key))
+
+    async def _by_token(self, rec: Reconciler, board: Board, image: bool) -> bool:
+        """Reach the surface through its latest click's interaction: True if that worked."""
+        token = rec.fresh_token(TOKEN_SECONDS)
+        if token is None:
+            return False
+        try:
+            await self.ctx.send.edit_by_token(*token, board, image=image)
+        except discord.HTTPException as err:
+            log.info("surface %s: the interaction route failed too: %s", rec.key, err)
+            return False
+        return True
