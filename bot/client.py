@@ -25,7 +25,7 @@ from engine import compute
 from engine.errors import DatabaseBusy, EngineError
 from engine.match import CLOCK_WATCH_SECONDS, Matches
 from engine.options import TURN_SECONDS
-from engine.signals import SetAside, Signal, TimerFired, TimerHeld
+from engine.signals import Committed, SetAside, Signal, TimerHeld
 from engine.store import StoreBusy, StoreError
 from engine.store.open import open_store
 
@@ -232,9 +232,9 @@ class GameBot(commands.AutoShardedBot):
                 pass  # no access right now is not proof that it is gone
 
     def _heard(self, signal: Signal) -> None:
-        """What the engine did that no caller shows: a timer's commits, a timer held, a match set aside."""
-        if isinstance(signal, TimerFired):
-            self.surfaces.changed(signal.update.match.id)
+        """What the engine tells: a commit (every surface follows), a timer held, a match set aside."""
+        if isinstance(signal, Committed):
+            self.surfaces.following.committed(signal.match_id)
         elif isinstance(signal, TimerHeld):
             self.surfaces.held.update(signal.match_id, signal.held)
         elif isinstance(signal, SetAside) and signal.channel_id is not None:

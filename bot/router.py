@@ -92,7 +92,10 @@ class Router:
     async def on_component(self, interaction: discord.Interaction, click: Click) -> None:
         self.surfaces.note_locale(interaction)  # the clicker's DMs follow their language
         try:
-            await self._route(interaction, click)
+            with (
+                self.surfaces.answering()
+            ):  # what the click commits, the other surfaces show after its answer
+                await self._route(interaction, click)
         except StaleAction as err:
             await self._repair(interaction, click)
             await errors.reply_engine(interaction, err)
@@ -192,7 +195,6 @@ class Router:
         if started and update.match.options.get("thread"):
             await interaction.response.defer()  # the lobby message becomes the match's line once it moved
             if await self.surfaces.begin_thread(update.match, update.state, interaction.channel):
-                self.surfaces.changed(m.id)
                 return
         await self.surfaces.answers.show(interaction, update.match, update.state, None)
 

@@ -5,7 +5,7 @@ due), then a task calls ``fire`` (engine.firing: computers, turn limits, rules t
 wall-clock times (they are stored, and survive restarts); the loop waits on its monotonic clock, so a
 clock watch makes every handle wait again when the wall clock steps (NTP, a resumed VM). A firing that
 fails keeps its due time and is retried, never dropped; one still failing after HELD_SECONDS is said
-(``TimerHeld``), and again when it fires at last.
+(``TimerHeld``), and again when it fires at last. What a firing commits is published by the writer.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable
 
 from engine.errors import EngineError, MatchNotFound
-from engine.signals import Signals, TimerFired, TimerHeld, Update
+from engine.signals import Signals, TimerHeld
 from engine.store import LIVE, LiveEntry, MatchRow
 
 log = logging.getLogger(__name__)
@@ -34,7 +34,7 @@ HELD_SECONDS = 3.0  # a due timer still failing after retrying this long is said
 CLOCK_WATCH_SECONDS = 2.0
 CLOCK_STEP_SECONDS = 0.5  # a wall clock jump larger than this makes every timer wait again
 
-Fire = Callable[[int], Awaitable["Update | None"]]
+Fire = Callable[[int], Awaitable[object]]
 
 
 class MatchClock:
@@ -144,11 +144,11 @@ class MatchClock:
             self._timers[match_id] = asyncio.get_running_loop().create_task(self._timer(match_id))
 
     async def _timer(self, match_id: int) -> None:
-        me, held, waited, update = asyncio.current_task(), False, 0.0, None
+        me, held, waited = asyncio.current_task(), False, 0.0
         try:
             for attempt in itertools.count():
                 try:
-                    update = await self.fire(match_id)
+                    await self.fire(match_id)
                     if self._timers.get(match_id) is me:  # nothing fired (woken early: a wall clock
                         self.arm(await self.reload(match_id))  # step back): wait again
                     break
@@ -169,8 +169,6 @@ class MatchClock:
         finally:
             if held:
                 self.signals.publish(TimerHeld(match_id, False))
-        if update is not None:
-            self.signals.publish(TimerFired(update))
 
     async def close(self) -> None:
         self.closing = True

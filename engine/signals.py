@@ -29,11 +29,12 @@ class Update:
 
 
 @dataclass(frozen=True)
-class TimerFired:
-    """Timers of a match fired and committed (a computer's move, a turn limit, a round's clock): the
-    last update of the chain. Clicks and commands show their own commits; timers have no caller."""
+class Committed:
+    """A match was committed (a move, a lobby's change, a command, a timer): whatever shows it may be
+    stale now. Published during the commit, in the committing task, after the cache holds the row."""
 
-    update: Update
+    match_id: int
+    version: int
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,7 @@ class SetAside:
     channel_id: int | None
 
 
-Signal = TimerFired | TimerHeld | SetAside
+Signal = Committed | TimerHeld | SetAside
 Listener = Callable[[Signal], None]
 
 

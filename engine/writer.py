@@ -5,7 +5,8 @@ version check (of the surface the clicker saw) -> user-to-seat -> apply (pure ru
 snapshot + log + timers in one transaction -> replace the cached row. The writer changes a private
 copy of the row, so no reader ever sees a row and a state that don't belong together; callers show
 the returned ``Update`` only after the commit. After each commit the match clock waits for the new
-row's next deadline.
+row's next deadline, and ``Committed`` is published (engine.signals): the one way to hear of commits.
+(A change of the row alone, ``commit_quietly``, is not a commit of the game and publishes nothing.)
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from engine.errors import DatabaseBusy, DatabaseUnsure, MatchNotFound, StaleActi
 from engine.meta import RecordNote
 from engine.options import TURN_SECONDS
 from engine.registry import computer_for, rules_for
-from engine.signals import SetAside, Signals, Update
+from engine.signals import Committed, SetAside, Signals, Update
 from engine.store import LIVE, LoggedAction, MatchRow, StoreBusy, StoreUnsure, WriteConflict
 from engine.store.base import Store
 
@@ -166,6 +167,7 @@ class Writer:
         await self.store.commit(m, actions, self.now(), read_version, **extra)
         self.remember(m, state)
         self.clock.arm(m)
+        self.signals.publish(Committed(m.id, m.version))
 
     async def commit_quietly(self, m: MatchRow, state: Any, read_version: int) -> None:
         """A change of the row alone (no move, no timers planned again), written only if the match is

@@ -50,29 +50,30 @@ async def open_lobby(
             **options,
             "thread": await bot.store.guild_setting(interaction.guild_id, thread.SETTING) == "on",
         }
-    try:
-        update = await bot.matches.open_lobby(
-            game,
-            interaction.guild_id,
-            interaction.channel_id,
-            user.id,
-            name,
-            options,
-            meta=MatchMeta(locale=str(interaction.guild_locale or "en")),
-            host_locale=str(interaction.locale),
-        )
-    except EngineError as err:
-        await bot.reply_engine_error(interaction, err)
-        return
-    mid = update.match.id
-    if start:
+    with bot.surfaces.answering():  # the first message first, then the other surfaces (a seat's DM)
         try:
-            update = await bot.matches.lobby(mid, update.match.version, user.id, name, "start")
+            update = await bot.matches.open_lobby(
+                game,
+                interaction.guild_id,
+                interaction.channel_id,
+                user.id,
+                name,
+                options,
+                meta=MatchMeta(locale=str(interaction.guild_locale or "en")),
+                host_locale=str(interaction.locale),
+            )
         except EngineError as err:
-            await bot.matches.discard_lobby(mid)  # an unstartable lobby nobody asked for: gone
             await bot.reply_engine_error(interaction, err)
             return
-    await bot.surfaces.post_first(interaction, update.match, update.state)
+        mid = update.match.id
+        if start:
+            try:
+                update = await bot.matches.lobby(mid, update.match.version, user.id, name, "start")
+            except EngineError as err:
+                await bot.matches.discard_lobby(mid)  # an unstartable lobby nobody asked for: gone
+                await bot.reply_engine_error(interaction, err)
+                return
+        await bot.surfaces.post_first(interaction, update.match, update.state)
 
 
 class Common(commands.GroupCog, group_name="game", group_description=desc("cmd.game")):
@@ -110,31 +111,33 @@ class Common(commands.GroupCog, group_name="game", group_description=desc("cmd.g
                 text = tr("resign.ask_leave")
             await interaction.response.send_message(text, ephemeral=True)
             return
-        try:
-            update = await self.bot.matches.resign(mid, interaction.user.id)
-        except EngineError as err:
-            await self.bot.reply_engine_error(interaction, err)
-            return
-        key = "done.resigned_lost" if update.match.status == "finished" else "done.resigned"  # 2 seats: over
-        await interaction.response.send_message(translator(interaction.locale)(key), ephemeral=True)
-        self.bot.surfaces.changed(mid)
+        with self.bot.surfaces.answering():  # the reply first, then the surfaces show the resignation
+            try:
+                update = await self.bot.matches.resign(mid, interaction.user.id)
+            except EngineError as err:
+                await self.bot.reply_engine_error(interaction, err)
+                return
+            key = "done.resigned_lost" if update.match.status == "finished" else "done.resigned"  # 2 seats
+            await interaction.response.send_message(translator(interaction.locale)(key), ephemeral=True)
 
     @app_commands.command(name="end", description=desc("cmd.game.end"))
     async def end(self, interaction: discord.Interaction) -> None:
         if (mid := await self._live(interaction)) is None:
             return
-        try:
-            await self.bot.matches.end(
-                mid,
-                interaction.user.id,
-                moderator=self.bot.is_moderator(interaction),
-                name=clean_name(interaction.user.display_name),
+        with self.bot.surfaces.answering():  # the reply first, then the surfaces show the end
+            try:
+                await self.bot.matches.end(
+                    mid,
+                    interaction.user.id,
+                    moderator=self.bot.is_moderator(interaction),
+                    name=clean_name(interaction.user.display_name),
+                )
+            except EngineError as err:
+                await self.bot.reply_engine_error(interaction, err)
+                return
+            await interaction.response.send_message(
+                translator(interaction.locale)("done.ended"), ephemeral=True
             )
-        except EngineError as err:
-            await self.bot.reply_engine_error(interaction, err)
-            return
-        await interaction.response.send_message(translator(interaction.locale)("done.ended"), ephemeral=True)
-        self.bot.surfaces.changed(mid)
 
     @app_commands.command(name="board", description=desc("cmd.game.board"))
     async def board(self, interaction: discord.Interaction) -> None:

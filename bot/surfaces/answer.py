@@ -48,15 +48,14 @@ class Answers:
         ctx: Context,
         reconciler: Callable[[int, str, int], Reconciler],
         quiet: Quiet,
-        changed: Callable[[int], None],
     ) -> None:
         self.ctx = ctx
         self.reconciler = reconciler
         self.quiet = quiet
-        self.changed = changed  # the coordinator's fan-out, after the answer
 
     async def show(self, interaction: discord.Interaction, m: MatchRow, state: Any, seat: int | None) -> None:
-        """A committed click's answer on its own surface, then every other surface in the background.
+        """A committed click's answer on its own surface; every other surface follows in the background
+        once the click's scope ends (``Surfaces.answering``, held by the router).
         On the board the answer shows the click's own result even if computers moved since (they
         follow), unless it already shows a newer version. A private surface shows the latest, once
         this person's clicks queued behind this one landed, and its image once everybody's queued
@@ -77,8 +76,6 @@ class Answers:
             except discord.HTTPException as err:  # committed all the same: say so; the surface catches up
                 log.warning("match %s: the click's answer failed at Discord: %s", m.id, err)
                 await errors.reply(interaction, "error.not_shown")
-            finally:
-                self.changed(m.id)  # committed: every surface follows, whatever became of the answer
 
     async def answer(
         self,

@@ -24,6 +24,7 @@ from bot.surfaces.answer import Answers
 from bot.surfaces.board import BoardSurface
 from bot.surfaces.content import Shown, public_board
 from bot.surfaces.dm import DmSurface
+from bot.surfaces.following import Following
 from bot.surfaces.held import HeldNotice
 from bot.surfaces.kind import Context, SurfaceKind
 from bot.surfaces.languages import Languages
@@ -70,7 +71,8 @@ class Surfaces:
         self.kinds: dict[str, SurfaceKind] = {k.kind: k(self.ctx) for k in KINDS}
         # a timer that cannot fire, said in its channel (client wires it)
         self.held = cast(HeldNotice, self.kinds[HELD])
-        self.answers = Answers(self.ctx, self.reconciler, self._quiet, self.changed)
+        self.answers = Answers(self.ctx, self.reconciler, self._quiet)
+        self.following = Following(self.changed)  # hears the engine's commits (client subscribes it)
         self._recs: dict[tuple[int, str, int], Reconciler] = {}
         self._closed: set[int] = set()  # matches over: their state here goes once their surfaces are idle
         # what a closed match's surfaces show, kept after its reconcilers went: a later poke (a late
@@ -184,6 +186,10 @@ class Surfaces:
             rec.cancel()
 
     # ---- what players and commands reach ---------------------------------------------------------
+
+    def answering(self) -> contextlib.AbstractContextManager[None]:
+        """Around a click's or command's commit and answer: the other surfaces follow afterwards."""
+        return self.following.answering()
 
     def acting(self, match_id: int, user_id: int) -> contextlib.AbstractContextManager[None]:
         """Around a click's way to its commit: while any are on their way, surfaces wait (``quiet``)."""
