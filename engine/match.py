@@ -60,7 +60,6 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 PUBLIC, PRIVATE = "public", "private"  # the surface a click was made on
-ONCE_KEYS = ("recap",)  # the MatchMeta time stamps mark_once may note
 
 
 class Matches(Writer):
@@ -127,13 +126,6 @@ class Matches(Writer):
 
     async def rematch(self, match_id: int, user_id: int, name: str) -> Update:
         return await self.lobbies.rematch(match_id, user_id, name)
-
-    async def tick(self, match_id: int) -> Update | None:
-        """Fire whatever is due in the match now (engine.firing)."""
-        return await self.firing.tick(match_id)
-
-    def armed(self, match_id: int) -> bool:
-        return self.clock.armed(match_id)
 
     async def history(self, match_id: int) -> list[replay.Step]:
         return await self.histories.history(match_id)
@@ -239,21 +231,6 @@ class Matches(Writer):
             m.channel_id = channel_id
             await self.commit_quietly(m, state, m.version)
             return Update(m, state)
-
-    async def mark_once(self, match_id: int, key: str) -> bool:
-        """Note ``key`` (a time stamp of MatchMeta: ``recap``) in a finished match's meta (with the time)
-        unless it is there already; True if this call noted it. For what must happen once per match even
-        across restarts and processes (its recap). A new version, but not a new public one: the match's
-        buttons stay valid."""
-        if key not in ONCE_KEYS:
-            raise ValueError(f"mark_once: {key!r} is not one of {ONCE_KEYS}")
-        async with self.writing(match_id) as (m, state):
-            if getattr(m.meta, key) is not None:
-                return False
-            setattr(m.meta, key, self.now())
-            m.version += 1  # a conditional write: of two processes racing to note it, one wins
-            await self.commit_quietly(m, state, m.version - 1)
-            return True
 
     async def forget_user(self, user_id: int) -> Forgotten:
         """Delete what is kept about a user (``Store.forget_user``): refused with StillPlaying while

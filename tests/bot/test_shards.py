@@ -73,7 +73,7 @@ async def test_dm_clicks_reach_shard_0_and_play_a_match_of_a_guild_on_another_sh
         await players[1].click(board(channel), custom_id=button_id(board(channel), "join", "l"))
         await players[0].click(board(channel), custom_id=button_id(board(channel), "start", "l"))
         mid = (await shard1.matches.live_in_channel(channel.id)).id
-        assert shard1.matches.armed(mid), "the round limit runs in the guild's own process"
+        assert shard1.matches.clock.armed(mid), "the round limit runs in the guild's own process"
         before_board = board(channel).id
 
         # the process running shard 0 takes the gateway's DM traffic (in the simulation, one
@@ -83,7 +83,7 @@ async def test_dm_clicks_reach_shard_0_and_play_a_match_of_a_guild_on_another_sh
         # share one clock in reality, so it keeps reading the simulated one
         shard1.matches.now = lambda: env.now().timestamp()
         await env.restart_bot(shard0)
-        assert not shard0.matches.armed(mid), "shard 0 runs no timers of shard 1's guilds"
+        assert not shard0.matches.clock.armed(mid), "shard 0 runs no timers of shard 1's guilds"
 
         # a DM click: Discord delivers it to shard 0, whatever server the match is in
         version = (await shard0.matches.get(mid))[0].version
@@ -101,7 +101,7 @@ async def test_dm_clicks_reach_shard_0_and_play_a_match_of_a_guild_on_another_sh
         await until(env, followed, "shard 1 hears shard 0's commit")
         m1, state1 = await shard1.matches.get(mid)
         assert (m1.version, state1) == (m.version, state)
-        assert shard1.matches.armed(mid) and not shard0.matches.armed(mid)
+        assert shard1.matches.clock.armed(mid) and not shard0.matches.clock.armed(mid)
 
         # a solve starts the countdown (R23): a new timer, which only the owner arms
         while state.phase == "solving":
@@ -114,7 +114,7 @@ async def test_dm_clicks_reach_shard_0_and_play_a_match_of_a_guild_on_another_sh
             return row.version == m.version and any(k.startswith("countdown") for k in row.timers)
 
         await until(env, countdown_armed, "shard 1 re-arms the countdown")
-        assert shard1.matches.armed(mid) and not shard0.matches.armed(mid)
+        assert shard1.matches.clock.armed(mid) and not shard0.matches.clock.armed(mid)
         assert await replayed(shard1.matches, mid) == state
         with contextlib.suppress(Exception):
             await shard1.matches.close()  # the detached process stops before the simulation does
@@ -128,11 +128,11 @@ async def test_start_up_recovers_only_the_processs_own_guilds(shard_process):
         alice = guild.add_member(env.create_user("alice"))
         await alice.slash(channel, "ugah start")
         mid = (await shard1.matches.live_in_channel(channel.id)).id
-        assert shard1.matches.armed(mid)  # the lobby's expiry
+        assert shard1.matches.clock.armed(mid)  # the lobby's expiry
         shard0 = shard_process((0,))
         await env.restart_bot(shard0)
-        assert await shard0.matches.recover() == 0 and not shard0.matches.armed(mid)
+        assert await shard0.matches.recover() == 0 and not shard0.matches.clock.armed(mid)
         again = shard_process((1,))
         await shard1.matches.close()
         await env.restart_bot(again)
-        assert again.matches.armed(mid), "a restarted shard-1 process re-arms its guild's timers"
+        assert again.matches.clock.armed(mid), "a restarted shard-1 process re-arms its guild's timers"

@@ -101,4 +101,4 @@ async def test_the_watch_runs_only_while_a_timer_waits(stepped):
     m, _ = await matches.get(mid)
     await matches.end(mid, m.seats[0].user_id, moderator=True)
     await asyncio.sleep(WATCH * 1.5)
-    assert matches.clock._watch is None and not matches.armed(mid)
+    assert matches.clock._watch is None and not matches.clock.armed(mid)

@@ -49,7 +49,7 @@ async def play_out(matches: Matches, mid: int, rng: random.Random) -> None:
             return
         seat = state.current
         if m.seats[seat].ai:
-            await matches.tick(mid)
+            await matches.firing.tick(mid)
             continue
         await matches.act(mid, m.public_version, m.seats[seat].user_id, pick(state, seat, rng))
     raise AssertionError("the game did not finish")

@@ -1,5 +1,5 @@
 """Replays in the engine: a match rebuilt from seed + action log, step by step (engine.replay,
-Matches.history), what must happen once per match (mark_once), and the rematch offered once."""
+Matches.history) and the rematch offered once."""
 
 from __future__ import annotations
 
@@ -56,18 +56,6 @@ async def test_only_a_few_histories_are_kept(matches):
     assert await matches.history(ids[-1]) is await matches.history(ids[-1])
     again = await matches.history(ids[0])
     assert again is not first and [s.state for s in again] == [s.state for s in first], "rebuilt the same"
-
-
-async def test_mark_once(matches):
-    mid = await finished(matches)
-    before, _ = await matches.get(mid)
-    assert await matches.mark_once(mid, "recap") is True
-    assert await matches.mark_once(mid, "recap") is False
-    m, _ = await matches.get(mid)
-    assert m.meta.recap is not None and m.version == before.version + 1, "a conditional write"
-    assert m.public_version == before.public_version, "its buttons stay valid"
-    stored = await matches.store.get(mid)
-    assert stored.meta.recap is not None, "committed: a restart remembers it"
 
 
 async def test_a_rematch_that_was_played_is_not_offered_again(matches):

@@ -340,9 +340,9 @@ async def test_a_turn_limit_retried_while_the_disk_is_full_decides_only_once(ope
     clock.t += 61  # the turn limit is due
     for _ in range(3):
         with pytest.raises(sqlite3.OperationalError, match="database or disk is full"):
-            await matches.tick(mid)
+            await matches.firing.tick(mid)
     full[0] = False
-    update = await matches.tick(mid)
+    update = await matches.firing.tick(mid)
     assert update is not None and any(s.away for s in update.match.seats), "the turn was played"
     assert searched == ["play_turn"]
     assert await replayed(matches, mid) == (await matches.get(mid))[1]
