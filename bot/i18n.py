@@ -21,6 +21,7 @@ import functools
 import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from babel import Locale
 from babel.messages.pofile import read_po
@@ -50,11 +51,11 @@ def _plural_rule(lang: str) -> Locale:
     return Locale.parse(lang)
 
 
-def plural_index(lang: str, n: object, forms: int) -> int:
+def plural_index(lang: str, n: Any, forms: int) -> int:  # (n: whatever a template was given)
     """Which of ``forms`` plural forms fits the count ``n`` (Babel's CLDR rule: 'one' is the first
     form, every other category the last, as the catalogues' ``plural=(n != 1)`` says)."""
     try:
-        category = _plural_rule(lang).plural_form(abs(int(n)))  # type: ignore[call-overload]
+        category = _plural_rule(lang).plural_form(abs(int(n)))
     except (TypeError, ValueError):
         category = "other"
     return 0 if category == "one" or forms == 1 else forms - 1

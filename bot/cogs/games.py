@@ -40,27 +40,27 @@ def start_command(bot: GameBot, game: str) -> app_commands.Command[Any, Any, Any
     async def start(interaction: discord.Interaction, **chosen: Any) -> None:
         await open_lobby(bot, interaction, game, {k: v for k, v in chosen.items() if v is not None})
 
-    start.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        [
-            inspect.Parameter(
-                "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
-            )
-        ]
-        + [
-            inspect.Parameter(o.name, inspect.Parameter.KEYWORD_ONLY, annotation=_annotation(o), default=None)
-            for o in declared
-        ]
-    )
-    # a game's options keep the spec's names in the engine (``v1``); Discord shows what they do
-    start.__discord_app_commands_param_rename__ = dict(UIS[game].option_names)  # type: ignore[attr-defined]
-    start.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
-        o.name: option_description(game, o) for o in declared
-    }
-    start.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]
-        o.name: [app_commands.Choice(name=english(f"{game}.{o.name}.{c}"), value=c) for c in o.choices]
+    parameters = [
+        inspect.Parameter(
+            "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
+        )
+    ] + [
+        inspect.Parameter(o.name, inspect.Parameter.KEYWORD_ONLY, annotation=_annotation(o), default=None)
         for o in declared
-        if isinstance(o, Choice)
-    }
+    ]
+    # what discord.py reads off the callback to build the command's options (its decorators set the
+    # same attributes); a game's options keep the spec's names in the engine (``v1``), and Discord
+    # shows what they do
+    vars(start).update(
+        __signature__=inspect.Signature(parameters),
+        __discord_app_commands_param_rename__=dict(UIS[game].option_names),
+        __discord_app_commands_param_description__={o.name: option_description(game, o) for o in declared},
+        __discord_app_commands_param_choices__={
+            o.name: [app_commands.Choice(name=english(f"{game}.{o.name}.{c}"), value=c) for c in o.choices]
+            for o in declared
+            if isinstance(o, Choice)
+        },
+    )
     return app_commands.Command(name="start", description=desc(f"cmd.{game}.start"), callback=start)
 
 
@@ -88,15 +88,17 @@ def quick_start_command(bot: GameBot, game: str, quick: QuickStart) -> app_comma
     interaction = inspect.Parameter(
         "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
     )
-    quick_start.__signature__ = inspect.Signature([interaction, option])  # type: ignore[attr-defined]
-    quick_start.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
-        quick.option: desc(f"opt.{game}.{quick.name}.{quick.option}")
-    }
-    quick_start.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]
-        quick.option: [
-            app_commands.Choice(name=english(f"{game}.{quick.name}.{v}"), value=v) for v in quick.choices
-        ]
-    }
+    vars(quick_start).update(
+        __signature__=inspect.Signature([interaction, option]),
+        __discord_app_commands_param_description__={
+            quick.option: desc(f"opt.{game}.{quick.name}.{quick.option}")
+        },
+        __discord_app_commands_param_choices__={
+            quick.option: [
+                app_commands.Choice(name=english(f"{game}.{quick.name}.{v}"), value=v) for v in quick.choices
+            ]
+        },
+    )
     return app_commands.Command(
         name=quick.name, description=desc(f"cmd.{game}.{quick.name}"), callback=quick_start
     )

@@ -9,7 +9,7 @@ from discord.ext import commands
 
 from bot.client import GameBot
 from bot.cogs.common import desc
-from bot.i18n import translator
+from bot.i18n import Translator, translator
 from bot.surfaces import replay_viewer
 from engine.errors import EngineError
 from engine.store import MatchRow
@@ -18,12 +18,12 @@ from render.graphemes import fit_names
 CHOICES = 25  # Discord shows at most 25 suggestions
 
 
-def choice_name(m: MatchRow, tr: object) -> str:
+def choice_name(m: MatchRow, tr: Translator) -> str:
     """The autocomplete choice (at most 100 characters): long names are shortened, never a player dropped."""
-    game = tr(f"game.{m.game}")  # type: ignore[operator]
+    game = tr(f"game.{m.game}")
 
     def build(names: list[str]) -> str:
-        return tr("replay.choice", id=m.id, game=game, players=", ".join(names))  # type: ignore[operator]
+        return tr("replay.choice", id=m.id, game=game, players=", ".join(names))
 
     return fit_names(build, [s.name for s in m.seats], 100)
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import discord
 
+from bot.components import ActionButton
 from bot.games.base import Ctx, GameUI, Surface
 from bot.games.common import MAX_ALT, MAX_LABEL, story_lines
 from bot.i18n import Translator
@@ -108,7 +109,7 @@ class UgahUI(GameUI):
             choices = [self._order_label(ctx, h) for h in ("mm", "bb")]
             return tr("ugah.help.order", choices="\n".join(f"• {c}" for c in choices))
         if view["phase"] == "keep":
-            labels = [str(b.item.label) for b in self._keep_buttons(ctx, ctx.legal())]  # type: ignore[attr-defined]
+            labels = [str(b.item.label) for b in self._keep_buttons(ctx, ctx.legal())]
             return tr("ugah.help.keep", choices="\n".join(f"• {c}" for c in labels))
         return ""
 
@@ -138,12 +139,12 @@ class UgahUI(GameUI):
         labels = [tr("ugah.first.label", first=first, result=r) for r in results]
         return next((x for x in labels if len(x) <= MAX_LABEL), cut(labels[-1], MAX_LABEL, ELLIPSIS))
 
-    def _keep_buttons(self, ctx: Ctx, legal: list[str]) -> list[discord.ui.Item[Any]]:
+    def _keep_buttons(self, ctx: Ctx, legal: list[str]) -> list[ActionButton]:
         """Keep/give buttons labelled from the viewer's own view: the public message never shows a
         face-down value, the active player's panel does."""
         tr = ctx.tr
         pending = ctx.view()["pending"]
-        items: list[discord.ui.Item[Any]] = []
+        items: list[ActionButton] = []
         for i, action in enumerate(a for a in legal if a.startswith("keep.")):
             _, kept, to = action.split(".")
             given = "bb" if kept == "mm" else "mm"
@@ -166,7 +167,7 @@ class UgahUI(GameUI):
         text = self.hand(view, seat, ctx.tr)
         items: list[discord.ui.Item[Any]] = []
         if view["phase"] == "keep" and view["current"] == seat:
-            items = self._keep_buttons(ctx, ctx.legal())
+            items = [*self._keep_buttons(ctx, ctx.legal())]
         return Surface(text, items)
 
     def select_action(self, arg: str, values: Sequence[str]) -> str:
