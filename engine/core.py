@@ -103,8 +103,9 @@ class Integer:
 
     def accepts(self, value: object) -> bool:
         # bool is an int in Python; a JSON "true" must not pass as 1
-        whole = isinstance(value, int) and not isinstance(value, bool)
-        return whole and (value == self.default or self.low <= value <= self.high)  # type: ignore[operator]
+        if not isinstance(value, int) or isinstance(value, bool):
+            return False
+        return value == self.default or self.low <= value <= self.high
 
 
 @dataclass(frozen=True)
