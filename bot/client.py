@@ -46,12 +46,12 @@ DISPLAY_LIMIT = (40, 10.0)  # display-only clicks (choose a piece, browse its pl
 
 
 class GameTree(app_commands.CommandTree["GameBot"]):
-    async def interaction_check(self, interaction: discord.Interaction[GameBot]) -> bool:  # type: ignore[override]
+    async def interaction_check(self, interaction: discord.Interaction[GameBot]) -> bool:
         return await interaction.client.within_limits(interaction)
 
     async def on_error(
         self, interaction: discord.Interaction[GameBot], error: app_commands.AppCommandError
-    ) -> None:  # type: ignore[override]
+    ) -> None:
         cause = getattr(error, "original", error)
         if isinstance(cause, discord.HTTPException):  # Discord failed us; the state is committed and intact
             log.warning(

@@ -128,7 +128,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTT
     ) -> ActionButton:
         return cls(match["kind"], int(match["mid"]), int(match["ver"]), match["arg"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:  # type: ignore[override]
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
         # the client routes it (bot.client.GameBot.on_component): nothing here knows the bot class
         await interaction.client.on_component(
             interaction, Click(self.kind, self.match_id, self.version, self.arg)
@@ -167,8 +167,8 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELE
     ) -> ActionSelect:
         return cls(match["kind"], int(match["mid"]), int(match["ver"]), match["arg"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:  # type: ignore[override]
-        values = tuple(str(v) for v in (interaction.data or {}).get("values", []))  # type: ignore[union-attr]
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = tuple(str(v) for v in (interaction.data or {}).get("values", []))
         await interaction.client.on_component(
             interaction, Click(self.kind, self.match_id, self.version, self.arg, values)
         )

@@ -40,7 +40,7 @@ def start_command(bot: GameBot, game: str) -> app_commands.Command[Any, Any, Any
     async def start(interaction: discord.Interaction, **chosen: Any) -> None:
         await open_lobby(bot, interaction, game, {k: v for k, v in chosen.items() if v is not None})
 
-    start.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+    start.__signature__ = inspect.Signature(
         [
             inspect.Parameter(
                 "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
@@ -52,11 +52,9 @@ def start_command(bot: GameBot, game: str) -> app_commands.Command[Any, Any, Any
         ]
     )
     # a game's options keep the spec's names in the engine (``v1``); Discord shows what they do
-    start.__discord_app_commands_param_rename__ = dict(UIS[game].option_names)  # type: ignore[attr-defined]
-    start.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
-        o.name: option_description(game, o) for o in declared
-    }
-    start.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]
+    start.__discord_app_commands_param_rename__ = dict(UIS[game].option_names)
+    start.__discord_app_commands_param_description__ = {o.name: option_description(game, o) for o in declared}
+    start.__discord_app_commands_param_choices__ = {
         o.name: [app_commands.Choice(name=english(f"{game}.{o.name}.{c}"), value=c) for c in o.choices]
         for o in declared
         if isinstance(o, Choice)
@@ -88,11 +86,11 @@ def quick_start_command(bot: GameBot, game: str, quick: QuickStart) -> app_comma
     interaction = inspect.Parameter(
         "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
     )
-    quick_start.__signature__ = inspect.Signature([interaction, option])  # type: ignore[attr-defined]
-    quick_start.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
+    quick_start.__signature__ = inspect.Signature([interaction, option])
+    quick_start.__discord_app_commands_param_description__ = {
         quick.option: desc(f"opt.{game}.{quick.name}.{quick.option}")
     }
-    quick_start.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]
+    quick_start.__discord_app_commands_param_choices__ = {
         quick.option: [
             app_commands.Choice(name=english(f"{game}.{quick.name}.{v}"), value=v) for v in quick.choices
         ]
