@@ -26,7 +26,7 @@ from urllib.parse import unquote, urlsplit
 
 from bot.settings import database_url, resolve_database_path
 from engine.store import StoreError
-from engine.store.open import open_store
+from engine.store.sqlite import SqliteStore
 
 POSTGRES_SCHEMES = ("postgresql", "postgres")  # the two URI designators libpq accepts
 PG_DUMP_MISSING = (
@@ -150,7 +150,7 @@ def backup_sqlite(source: str, target: str) -> None:
         raise BackupError(f"no database at {source} (DATABASE_PATH)")
 
     async def copy(partial: str) -> None:
-        store = open_store(source, exclusive=False)
+        store = SqliteStore(source, exclusive=False)  # the SQLite store: its online backup API
         try:
             await store.open()
             await store.backup(partial)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 S = TypeVar("S")
+S_contra = TypeVar("S_contra", contravariant=True)  # a computer only reads states
 Seat = int
 SYSTEM: Seat = -1  # the seat of actions the rules' own timers take (logged like any other action)
 
@@ -102,8 +103,9 @@ class Integer:
 
     def accepts(self, value: object) -> bool:
         # bool is an int in Python; a JSON "true" must not pass as 1
-        whole = isinstance(value, int) and not isinstance(value, bool)
-        return whole and (value == self.default or self.low <= value <= self.high)  # type: ignore[operator]
+        if not isinstance(value, int) or isinstance(value, bool):
+            return False
+        return value == self.default or self.low <= value <= self.high
 
 
 @dataclass(frozen=True)
@@ -116,46 +118,54 @@ Option = Choice | Integer | Flag
 
 
 class Rules(Protocol[S]):
+    """A game's rules. A game's class subclasses it (``class XRules(Rules[XState])``) to take the
+    defaults below (``auto_single``, ``turn_starts``); the rest each game implements."""
+
     name: str
     min_players: int
     max_players: int
 
-    @property
-    def options(self) -> tuple[Option, ...]: ...  # read-only: a game's class attribute satisfies it
+    options: tuple[Option, ...]
 
     # True when a player left with a single legal action learns nothing by choosing it: the engine
     # then plays it for them (and says so) instead of asking for a click.
-    auto_single: bool
+    auto_single: bool = False
 
     def setup(self, n_players: int, seed: int, options: dict[str, Any]) -> S: ...
 
     def to_move(self, s: S) -> frozenset[Seat]:
         """Seats that may act now (several at once for real-time games; empty when over)."""
+        ...
 
     def legal_actions(self, s: S, seat: Seat) -> list[str]: ...
 
     def apply(self, s: S, seat: Seat, action: str) -> tuple[S, list[Event]]:
         """Return the next state; raise an engine.errors error and leave ``s`` untouched if not legal.
         ``seat`` is SYSTEM for a timer's action."""
+        ...
 
     def timers(self, s: S) -> list[Timer]:
         """The timers running in ``s`` (see Timer); usually a turn limit for each seat to move."""
+        ...
 
-    # Optional: ``turn_starts(before, after) -> frozenset[Seat]``, the seats whose turn begins with a
-    # move (their ping). Without it, the seats that may act after and could not before; a game where
-    # seats stay to move while their task changes (a new round's puzzle) says so itself.
+    def turn_starts(self, before: S, after: S) -> frozenset[Seat]:
+        """The seats whose turn begins with a move (their ping): by default those that may act after
+        and could not before. A game where seats stay to move while their task changes (a new round's
+        puzzle) overrides it."""
+        return self.to_move(after) - self.to_move(before)
 
     def outcome(self, s: S) -> Outcome | None: ...
 
     def view(self, s: S, seat: Seat | None) -> dict[str, Any]:
         """JSON-safe picture of the state as ``seat`` may know it (None = spectator/public)."""
+        ...
 
     def dump(self, s: S) -> dict[str, Any]: ...
 
     def load(self, d: dict[str, Any]) -> S: ...
 
 
-class Computer(Protocol[S]):
+class Computer(Protocol[S_contra]):
     """A game's computer player, outside the rules. Runs in a worker process: keep it picklable."""
 
     @property
@@ -163,8 +173,10 @@ class Computer(Protocol[S]):
         """Offered by Add AI; the first is the default (and plays for absent seats)."""
         ...
 
-    def choose(self, s: S, seat: Seat, level: str) -> str:
+    def choose(self, s: S_contra, seat: Seat, level: str) -> str:
         """A legal action for ``seat``, decided from what that seat may know."""
+        ...
 
-    def think_seconds(self, s: S, seat: Seat, level: str) -> float:
+    def think_seconds(self, s: S_contra, seat: Seat, level: str) -> float:
         """How long the computer appears to think before it acts (0: at once)."""
+        ...

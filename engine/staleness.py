@@ -22,7 +22,7 @@ def forced(
 ) -> Any:
     """A human left with exactly one legal action is not asked to click it (for games whose rules
     say such a choice reveals nothing: ``auto_single``); it is played, logged and announced."""
-    if m.status != "active" or not getattr(rules, "auto_single", False):
+    if m.status != "active" or not rules.auto_single:
         return state
     for _ in range(compute.MAX_AUTO_STEPS):
         movers = sorted(rules.to_move(state))
@@ -62,10 +62,9 @@ def bump_surfaces(
 
 def turn_starts(rules: Rules[Any], before: Any, state: Any) -> list[int]:
     """The seats whose turn begins with this commit."""
-    starts = getattr(rules, "turn_starts", None)  # (optional, see engine.core.Rules)
-    if starts is not None and before is not None:
-        return sorted(starts(before, state))
-    return sorted(rules.to_move(state) - (rules.to_move(before) if before is not None else frozenset()))
+    if before is None:
+        return sorted(rules.to_move(state))
+    return sorted(rules.turn_starts(before, state))
 
 
 def gone_away(m: MatchRow, movers: frozenset[int]) -> list[Event]:

@@ -179,7 +179,7 @@ def text(
     *,
     bold: bool = False,
     anchor: str = "la",
-    max_width: int | None = None,
+    max_width: float | None = None,
 ) -> float:
     """Draw one line of text (fitted to ``max_width`` if given); returns its width in px."""
     if max_width is not None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.core import SYSTEM, Event, Integer, Outcome, Seat, Timer
+from engine.core import SYSTEM, Event, Integer, Outcome, Rules, Seat, Timer
 from engine.errors import BadActionCode, IllegalAction, MatchOver, NotYourTurn
 from engine.registry import EngineSpec
 
@@ -26,7 +26,7 @@ class ToyState:
     moves: tuple[int, ...] = field(default=())
 
 
-class ToyRules:
+class ToyRules(Rules[ToyState]):
     name = "toy"
     min_players = 1
     max_players = 4

@@ -38,7 +38,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from engine.core import Choice, Event, Outcome, Seat, Timer
+from engine.core import Choice, Event, Outcome, Rules, Seat, Timer
 from engine.errors import BadActionCode, IllegalAction, MatchOver, NotYourTurn
 from engine.games import honga_turn as t
 from engine.games.honga_data import (
@@ -267,7 +267,7 @@ def _setup_options(n: int, options: dict[str, Any]) -> tuple[int, int]:
     return (TARGET[n] if target == "standard" else SHORT_TARGET), (TRACK_CAP if cap == "9" else t.NO_CAP)
 
 
-class HongaRules:
+class HongaRules(Rules[HongaState]):
     name = "honga"
     min_players = 2
     max_players = 5

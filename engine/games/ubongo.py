@@ -24,7 +24,7 @@ import dataclasses
 import json
 from typing import Any
 
-from engine.core import SYSTEM, Choice, Event, Flag, Integer, Outcome, Seat, Timer
+from engine.core import SYSTEM, Choice, Event, Flag, Integer, Outcome, Rules, Seat, Timer
 from engine.errors import BadActionCode, IllegalAction, MatchOver, NotYourTurn
 from engine.games.ubongo_data import (
     COUNTDOWN,
@@ -129,7 +129,7 @@ def _option(options: dict[str, Any], name: str) -> Any:
 # ---- the Rules object --------------------------------------------------------------------------------
 
 
-class UbongoRules:
+class UbongoRules(Rules[UbongoState]):
     name = NAME
     min_players = 1
     max_players = 4

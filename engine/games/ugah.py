@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from engine.core import Choice, Event, Outcome, Seat, Timer
+from engine.core import Choice, Event, Outcome, Rules, Seat, Timer
 from engine.errors import BadActionCode, IllegalAction, MatchOver, NotYourTurn
 from engine.games.ugah_data import (
     ANIMALS,
@@ -264,7 +264,7 @@ def _clone(s: UgahState) -> UgahState:
 # ---- the Rules object --------------------------------------------------------------------------------
 
 
-class UgahRules:
+class UgahRules(Rules[UgahState]):
     name = "ugah"
     min_players = 2
     max_players = 4

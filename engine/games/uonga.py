@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from engine.core import Choice, Event, Flag, Integer, Outcome, Seat, Timer
+from engine.core import Choice, Event, Flag, Integer, Outcome, Rules, Seat, Timer
 from engine.errors import BadActionCode, IllegalAction, MatchOver, NotYourTurn
 from engine.games.uonga_board import (
     can_move,
@@ -83,7 +83,7 @@ def _option(options: dict[str, Any], name: str, default: Any, kind: type) -> Any
 # ---- the Rules object ----------------------------------------------------------------------------------
 
 
-class UongaRules:
+class UongaRules(Rules[UongaState]):
     name = "uonga"
     min_players = 2
     max_players = 2

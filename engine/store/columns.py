@@ -29,7 +29,7 @@ def _unwrap(text: str | None) -> dict[str, Any] | None:
     env = json.loads(text)
     if env["schema"] != STATE_SCHEMA:
         raise ValueError(f"state stored in envelope {env['schema']!r}; this bot reads {STATE_SCHEMA}")
-    return env["state"]  # type: ignore[no-any-return]
+    return env["state"]
 
 
 _COLUMNS = (

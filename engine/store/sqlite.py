@@ -149,7 +149,7 @@ def _drive(coro: Coroutine[Any, Any, T]) -> T:
     try:
         coro.send(None)
     except StopIteration as done:
-        return done.value  # type: ignore[no-any-return]
+        return done.value
     coro.close()
     raise RuntimeError("a transaction body awaited something other than its connection")
 
@@ -309,7 +309,7 @@ class SqliteStore(Store):
         self._queue.append(job)
         if self._writer is None or self._writer.done():
             self._writer = asyncio.get_running_loop().create_task(self._write_queued())
-        return await job.done  # type: ignore[no-any-return]
+        return await job.done
 
     async def _write_queued(self) -> None:
         """The one writer: whatever was queued meanwhile goes to the connection's thread as one group."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeGuard
 
 from PIL import Image, ImageDraw
 
@@ -67,7 +67,7 @@ class _Frame(c.Frame):
     a: Assets
     english: ClassVar[Mapping[str, str]] = EN_LABELS
 
-    def seat_ok(self, seat: Any) -> bool:
+    def seat_ok(self, seat: Any) -> TypeGuard[int]:
         return isinstance(seat, int) and 0 <= seat < _n(self.view)
 
 
@@ -83,6 +83,10 @@ def _players(view: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _dict(x: Any) -> dict[str, Any]:
     return x if isinstance(x, dict) else {}
+
+
+def _list(x: Any) -> list[Any]:
+    return x if isinstance(x, list) else []
 
 
 def _winners(view: dict[str, Any]) -> list[int]:
@@ -103,12 +107,12 @@ def _colour(seat: int) -> tuple[int, int, int]:
 
 def _disk_key(f: _Frame, space: str, top: dict[str, Any]) -> DiskKey:
     """Hands per screen quadrant; the disk placed this turn shows the hands still to use (R27)."""
-    fields = top.get("fields") if isinstance(top.get("fields"), dict) else {}
+    fields = _dict(top.get("fields"))
     turn = _dict(f.view.get("turn_state"))
     placed = _dict(turn.get("placed"))
     live = f.view.get("phase") == "act" and not f.view.get("ended")  # (a resignation ended it)
     hot = placed.get("space") == space and live
-    left = turn.get("left") if isinstance(turn.get("left"), dict) else {}
+    left = _dict(turn.get("left"))
     hands, faded = [], []
     for fld in NEIGHBOURS[space]:
         printed = max(0, min(_int(fields.get(fld)), 9))
@@ -120,11 +124,11 @@ def _disk_key(f: _Frame, space: str, top: dict[str, Any]) -> DiskKey:
             hands.append(printed)
             faded.append(False)
     colour = "red" if top.get("colour") == "red" else "grey"
-    return DiskKey(colour, tuple(hands), tuple(faded), hot)  # type: ignore[arg-type]
+    return DiskKey(colour, tuple(hands), tuple(faded), hot)
 
 
 def _draw_disks(f: _Frame) -> None:
-    spaces = f.view.get("spaces") if isinstance(f.view.get("spaces"), dict) else {}
+    spaces = _dict(f.view.get("spaces"))
     for space in SPACES:
         top = _dict(spaces.get(space)).get("top")
         xy = st.corner_xy(space)
@@ -250,7 +254,7 @@ def _draw_row(f: _Frame, seat: int, p: dict[str, Any], y: int, h: int) -> None:
     for m in marks:
         c.paste(f.img, m, (x, line1 - m.height / 2))
         x += m.width + 4
-    res = p.get("res") if isinstance(p.get("res"), list) else []
+    res = _list(p.get("res"))
     x = st.PX0 + 16
     for code, k in zip("fbmw", res, strict=False):
         x = _count(f, x, line2, f.a.res[code], str(_int(k)), dim=not _int(k))

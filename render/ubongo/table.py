@@ -209,7 +209,8 @@ def render_table(
     labels: Mapping[str, str] | None = None,
 ) -> bytes:
     """PNG of the public table from the public view (engine ``view(state, None)``)."""
-    n = view.get("n") if isinstance(view.get("n"), int) and 1 <= view["n"] <= 4 else max(1, len(names))
+    n = view.get("n")
+    n = n if isinstance(n, int) and 1 <= n <= 4 else max(1, len(names))
     show_last = bool(view.get("history"))
     height = (
         HEADER_H

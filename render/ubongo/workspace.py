@@ -107,6 +107,7 @@ def _draw_task(
             anchor="mm",
         )
         return
+    assert isinstance(rows, list)  # task_cells found cells in it: R6 rows
     cell = min(MAX_CELL, (W - 2 * PAD - COORD) // w, GRID_H // h)
     gx = (W - w * cell + COORD) // 2
     gy = GRID_TOP + COORD + (GRID_H - h * cell) // 2
@@ -156,7 +157,7 @@ def _draw_tray(
         if piece == chosen:  # the piece in the cursor, turned as the cursor turns it
             c.rounded_box(d, (x0 + 2, top - 2, x0 + box_w - 3, top + TRAY_BOX_H + 18), 6, fill=c.HILITE)
             try:
-                o = int(cursor.get("o", 0)) % 8  # type: ignore[union-attr]
+                o = int(cursor.get("o", 0)) % 8
             except (TypeError, ValueError):
                 o = 0
         used = piece not in in_hand

@@ -346,8 +346,8 @@ def _draw_score(f: _Frame, seat: int, y: int, hot: bool, items: list[Image.Image
 
 def _draw_players(f: _Frame) -> None:
     view, d = f.view, f.d
-    n = view.get("n") if isinstance(view.get("n"), int) else len(f.names)
-    n = max(1, min(n, 4))
+    n = view.get("n")
+    n = max(1, min(n if isinstance(n, int) else len(f.names), 4))
     over = _is_over(view)
     current = view.get("current")
     sizes = view.get("stash_sizes") or []

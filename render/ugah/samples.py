@@ -24,7 +24,7 @@ def shuffled_values(seed: int) -> list[int]:
 
 
 def _path(
-    values: list[int], taken: set[int] = frozenset(), up: set[int] | None = None
+    values: list[int], taken: set[int] | frozenset[int] = frozenset(), up: set[int] | None = None
 ) -> list[dict[str, Any]]:
     """A public path: taken places and face-down chips carry no value (as in the engine's view)."""
     out = []

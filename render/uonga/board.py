@@ -101,6 +101,10 @@ def _squares(items: Any) -> list[tuple[int, int]]:
     return [fr for fr in map(_square, items) if fr is not None]
 
 
+def _mapping(v: Any) -> Mapping[str, Any]:
+    return v if isinstance(v, Mapping) else {}
+
+
 def _int(v: Any, default: int = 0) -> int:
     return v if isinstance(v, int) and not isinstance(v, bool) else default
 
@@ -292,8 +296,8 @@ def _draw_player(f: _Frame, side: str, y: int) -> None:
     c.text(d, (PX0 + 56, y + 19), name, size, c.INK, bold=True, anchor="lm")
     c.text(d, (PX0 + 56, y + 40), f.label(side), 13, CAV if side == "cavemen" else MAST, bold=True,
            anchor="lm", max_width=PX1 - PX0 - 120)  # fmt: skip
-    points = f.view.get("points") if isinstance(f.view.get("points"), Mapping) else {}
-    targets = f.view.get("targets") if isinstance(f.view.get("targets"), Mapping) else {}
+    points = _mapping(f.view.get("points"))
+    targets = _mapping(f.view.get("targets"))
     pts, goal = max(0, _int(points.get(side))), max(1, _int(targets.get(side), 9))
     c.text(d, (PX1 - 10, y + 28), f.label("points", points=pts, target=goal), 22, c.INK, bold=True,
            anchor="rm", max_width=70)  # fmt: skip
@@ -302,7 +306,7 @@ def _draw_player(f: _Frame, side: str, y: int) -> None:
     done = bar[0] + (bar[2] - bar[0]) * min(1.0, pts / goal)
     if pts:
         d.rectangle((bar[0], bar[1], done, bar[3]), fill=CAV if side == "cavemen" else MAST)
-    lost = f.view.get("lost") if isinstance(f.view.get("lost"), Mapping) else {}
+    lost = _mapping(f.view.get("lost"))
     taken = (
         ["M"] * _int(lost.get("M"))
         if side == "cavemen"

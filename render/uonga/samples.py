@@ -34,6 +34,7 @@ def _first(pred: Callable[[UongaState], bool], options: dict[str, Any] | None = 
 
 def placement() -> Sample:
     s = _first(lambda s: s.phase == "place" and s.turn == 7 and s.half == "H")
+    assert s.last is not None  # a placement turn: the last placement
     return RULES.view(s, None), NAMES, "Ada placed a Hunter on " + s.last["to"], None
 
 
@@ -48,6 +49,7 @@ def _threatened(s: UongaState) -> bool:
 
 def threat() -> Sample:
     s = _first(_threatened)
+    assert s.last is not None  # _threatened saw the Mastodon's move
     view = RULES.view(s, None)
     danger = min(view["surround"], key=lambda sq: (view["surround"][sq]["need"], sq))
     # select a Caveman next to the most threatened Mastodon, as the UI does after the first click
@@ -69,7 +71,7 @@ def tie() -> Sample:
 
 
 def final() -> Sample:
-    s = _first(lambda s: s.phase == "over" and s.result == "C" and len(s.last.get("fallen", [])) >= 1)
+    s = _first(lambda s: s.phase == "over" and s.result == "C" and len((s.last or {}).get("fallen", [])) >= 1)
     return RULES.view(s, None), NAMES, None, None
 
 
