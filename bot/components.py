@@ -96,7 +96,29 @@ def custom_id(kind: str, match_id: int, version: int, arg: str) -> str:
     return f"{kind}:{match_id}:{version}:{arg}"
 
 
-class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_ID):
+class _Routed:
+    """What both kinds of control do: rebuild themselves from their custom_id (after a restart too),
+    and hand a click to the client, which routes it (bot.client.GameBot.on_component: nothing here
+    knows the bot class)."""
+
+    kind: str
+    match_id: int
+    version: int
+    arg: str
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> Any:
+        make: Any = cls  # (each subclass's constructor takes these four first)
+        return make(match["kind"], int(match["mid"]), int(match["ver"]), match["arg"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = tuple(str(v) for v in (interaction.data or {}).get("values", []))  # a button has none
+        await interaction.client.on_component(
+            interaction, Click(self.kind, self.match_id, self.version, self.arg, values)
+        )
+
+
+class ActionButton(_Routed, discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_ID):
     def __init__(
         self,
         kind: str,
@@ -122,20 +144,8 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTT
             )
         )
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
-    ) -> ActionButton:
-        return cls(match["kind"], int(match["mid"]), int(match["ver"]), match["arg"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        # the client routes it (bot.client.GameBot.on_component): nothing here knows the bot class
-        await interaction.client.on_component(
-            interaction, Click(self.kind, self.match_id, self.version, self.arg)
-        )
-
-
-class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_ID):
+class ActionSelect(_Routed, discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_ID):
     def __init__(
         self,
         kind: str,
@@ -159,16 +169,4 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELE
                 max_values=max_values,
                 row=row,
             )
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str]
-    ) -> ActionSelect:
-        return cls(match["kind"], int(match["mid"]), int(match["ver"]), match["arg"])
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = tuple(str(v) for v in (interaction.data or {}).get("values", []))
-        await interaction.client.on_component(
-            interaction, Click(self.kind, self.match_id, self.version, self.arg, values)
         )
