@@ -50,6 +50,7 @@ from harness.sim import (
     custom_ids,
     setup_table,
 )
+from harness.text_table import text_table
 from render.ubongo import render_table, render_task, samples
 
 KIB = 1024
@@ -376,13 +377,5 @@ def run() -> list[tuple[str, str, str]]:
     return solver_rows() + rules_rows() + render_rows() + dm_rows()
 
 
-def table(rows: list[tuple[str, str, str]]) -> str:
-    cells = [("metric", "result", "aim"), *rows]
-    widths = [max(len(c[i]) for c in cells) for i in range(3)]
-    lines = [" | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in cells]
-    lines.insert(1, "-+-".join("-" * w for w in widths))
-    return "\n".join(lines)
-
-
 if __name__ == "__main__":
-    print(table(run()))
+    print(text_table(run()))
