@@ -25,7 +25,7 @@ import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import discord
 import simcord
@@ -36,6 +36,15 @@ from bot.games import UIS
 from harness.sim import bench_bot, next_click, no_recaps, open_and_start, setup_table
 
 NOOP_IDS = {"defer": "bench:noop:defer", "edit": "bench:noop:edit"}
+
+
+class MadeOnClick:
+    """For a bench button with one fixed custom id: discord.py builds it again from each click, with
+    no arguments (put first among the bases, before ``discord.ui.DynamicItem``)."""
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Any, item: Any, match: Any) -> Self:
+        return cls()
 
 
 class NoopButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bench:noop:(?P<how>defer|edit)"):

@@ -24,7 +24,7 @@ from typing import Any
 import discord
 import simcord
 
-from bench.discord_roundtrip import NOOP_IDS, NoopButton, _fast_idle, _FirstEdit, _timed
+from bench.discord_roundtrip import NOOP_IDS, MadeOnClick, NoopButton, _fast_idle, _FirstEdit, _timed
 from bot import render_pool
 from bot.games import ubongo as ui_module
 from engine.games.ubongo import (
@@ -182,7 +182,7 @@ class _EditTimes:
 SHAPE_ID = "bench:shape"
 
 
-class ShapeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bench:shape"):
+class ShapeButton(MadeOnClick, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bench:shape"):
     """The requests of a placement's answer and nothing else: its text (an interaction response
     editing the message), then a workspace-sized PNG drawn beforehand (an edit through the
     interaction's webhook, with the upload). No commit, no drawing: four seats clicking it at once
@@ -192,10 +192,6 @@ class ShapeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ben
 
     def __init__(self) -> None:
         super().__init__(discord.ui.Button(label="shape", custom_id=SHAPE_ID))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: Any, item: Any, match: Any) -> ShapeButton:
-        return cls()
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.edit_message(content="placed")
