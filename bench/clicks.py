@@ -47,7 +47,7 @@ import simcord
 from PIL import Image
 
 from bench import Row, ms, pct
-from bench.discord_roundtrip import _fast_idle
+from bench.discord_roundtrip import MadeOnClick, _fast_idle
 
 # Honga's panels are let expire now and then, as on Discord (see bench.honga)
 from bench.honga import JUMP_EVERY, PANEL_ACTIONS, PANEL_LIFETIME, _open_panel, _panel_controls
@@ -66,17 +66,13 @@ FLOOR_ID = "bench:floor"
 ANSWER_ID = "bench:answer"
 
 
-class FloorButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bench:floor"):
+class FloorButton(MadeOnClick, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bench:floor"):
     """Answers with one flat image the size of the last board, encoded like a board."""
 
     size: tuple[int, int] = (800, 544)
 
     def __init__(self) -> None:
         super().__init__(discord.ui.Button(label="floor", custom_id=FLOOR_ID))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: Any, item: Any, match: Any) -> FloorButton:
-        return cls()
 
     async def callback(self, interaction: discord.Interaction) -> None:
         png = await off_loop(functools.partial(_flat_png, FloorButton.size))
@@ -92,7 +88,7 @@ def _flat_png(size: tuple[int, int]) -> bytes:
     return common.encode_png(Image.new("RGB", size, (236, 226, 200)), _palette())
 
 
-class AnswerButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bench:answer"):
+class AnswerButton(MadeOnClick, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bench:answer"):
     """The requests of the move's answer and nothing else: the text and controls the move's surface
     got (an interaction response editing the message), then its new PNG, drawn already (an edit
     through the interaction's webhook, with the upload). No commit, no drawing, no ping: what the
@@ -105,10 +101,6 @@ class AnswerButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"be
 
     def __init__(self) -> None:
         super().__init__(discord.ui.Button(label="answer", custom_id=ANSWER_ID))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: Any, item: Any, match: Any) -> AnswerButton:
-        return cls()
 
     async def callback(self, interaction: discord.Interaction) -> None:
         view = AnswerButton.view = discord.ui.View.from_message(AnswerButton.copied, timeout=None)

@@ -23,9 +23,9 @@ import functools
 import random
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import discord
 import simcord
@@ -36,6 +36,15 @@ from bot.games import UIS
 from harness.sim import bench_bot, next_click, no_recaps, open_and_start, setup_table
 
 NOOP_IDS = {"defer": "bench:noop:defer", "edit": "bench:noop:edit"}
+
+
+class MadeOnClick:
+    """For a bench button with one fixed custom id: discord.py builds it again from each click, with
+    no arguments (put first among the bases, before ``discord.ui.DynamicItem``)."""
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Any, item: Any, match: Any) -> Self:
+        return cls()
 
 
 class NoopButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bench:noop:(?P<how>defer|edit)"):
@@ -86,6 +95,28 @@ class _FirstEdit:
         self.at = None
 
 
+async def noop_table(env: Any, bot: Any) -> tuple[Any, list[Any], Any]:
+    """Two players at a table, and the message with both no-op buttons posted in its channel."""
+    _, channel, players = setup_table(env, 2)
+    view = discord.ui.View(timeout=None).add_item(NoopButton("defer")).add_item(NoopButton("edit"))
+    sent = await bot.get_partial_messageable(channel.id).send("no-op", view=view)
+    return channel, players, next(m for m in channel.history() if m.id == sent.id)
+
+
+async def live_matches(
+    bot: Any, new_game: Callable[[], Awaitable[int]], more: Callable[[], bool]
+) -> AsyncIterator[tuple[int, bool]]:
+    """The match to click in, round after round while ``more()``: a new game whenever the last one
+    is over (then the flag is true), so a bench runs as many clicks as it asks for."""
+    mid: int | None = None
+    while more():
+        new = mid is None or (await bot.matches.get(mid))[0].status != "active"
+        if new:
+            mid = await new_game()
+        assert mid is not None
+        yield mid, new
+
+
 async def _timed(first: _FirstEdit, coro: Any) -> tuple[float, float, Any]:
     """(seconds to the first message edit, seconds until the bot settled, result)."""
     first.start()
@@ -115,19 +146,15 @@ async def _run(db_path: str, clicks: int) -> tuple[Any, ...]:
 
     keep_png = KeepPng()
 
-    moves, prerendered, settled, ending, games = [], [], [], [], 0
+    moves, prerendered, settled, ending, games, rng = [], [], [], [], 0, random.Random(5)
     noops: dict[str, list[float]] = {"defer": [], "edit": []}
     try:
         async with simcord.run(bot) as env:
             first = _FirstEdit(env.backend)
-            _, channel, players = setup_table(env, 2)
-            view = discord.ui.View(timeout=None).add_item(NoopButton("defer")).add_item(NoopButton("edit"))
-            sent = await bot.get_partial_messageable(channel.id).send("no-op", view=view)
-            noop_msg = next(m for m in channel.history() if m.id == sent.id)
-            rng, mid = random.Random(5), None
-            while len(moves) < clicks:
-                if mid is None or (await bot.matches.get(mid))[0].status != "active":
-                    mid, games = await open_and_start(env, channel, players), games + 1
+            channel, players, noop_msg = await noop_table(env, bot)
+            new_game = functools.partial(open_and_start, env, channel, players)
+            async for mid, new in live_matches(bot, new_game, lambda: len(moves) < clicks):
+                games += new
                 for how, series in noops.items():
                     click = players[len(series) % 2].click(noop_msg, custom_id=NOOP_IDS[how])
                     dt, _, r = await _timed(first, click)

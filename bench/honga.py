@@ -15,23 +15,23 @@ bot draws is kept and drawn again alone for its render time and bytes.
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-import discord
 import simcord
 
 from bench import pct
-from bench.discord_roundtrip import NOOP_IDS, NoopButton, _fast_idle
+from bench.discord_roundtrip import NOOP_IDS, NoopButton, _fast_idle, live_matches, noop_table
 from bot.games import UIS
 from engine.games.honga import RULES, HongaState
 from engine.games.honga_ai import COMPUTER
 from engine.rng import Rng
 from harness.honga import pick
-from harness.sim import DAY, bench_bot, board, button_id, components, no_recaps, setup_table
+from harness.sim import DAY, bench_bot, board, button_id, components, no_recaps
 from render.honga import render_honga
 
 NAMES = ["Ada", "Borg the Bold", "Chen", "Dana", "Ewa"]
@@ -249,19 +249,15 @@ async def _panel_turn(
 
 async def _panel_run(db_path: str, clicks: int) -> _Series:
     bot = bench_bot(db_path, NoopButton)  # as in tests: SimCord time stands still between clicks
-    series, ui = _Series(), UIS["honga"]
+    series, ui, rng = _Series(), UIS["honga"], random.Random(7)
     _record_public_renders(series)
     try:
         async with simcord.run(bot) as env:
             edits = _Edits(env.backend)
-            _, channel, players = setup_table(env, 2)
-            view = discord.ui.View(timeout=None).add_item(NoopButton("defer")).add_item(NoopButton("edit"))
-            sent = await bot.get_partial_messageable(channel.id).send("no-op", view=view)
-            noop_msg = next(m for m in channel.history() if m.id == sent.id)
-            rng, mid = random.Random(7), None
-            while len(series.move) < clicks:
-                if mid is None or (await bot.matches.get(mid))[0].status != "active":
-                    mid, series.games = await _new_game(env, channel, players), series.games + 1
+            channel, players, noop_msg = await noop_table(env, bot)
+            new_game = functools.partial(_new_game, env, channel, players)
+            async for mid, new in live_matches(bot, new_game, lambda: len(series.move) < clicks):
+                series.games += new
                 await _noops(edits, players, noop_msg, series)  # rotated with the moves: same noise
                 await _panel_turn(env, edits, channel, players, mid, rng, series)
                 if len(series.move) % JUMP_EVERY == 0:

@@ -24,7 +24,7 @@ from typing import Any
 import discord
 import simcord
 
-from bench.discord_roundtrip import NOOP_IDS, NoopButton, _fast_idle, _FirstEdit, _timed
+from bench.discord_roundtrip import NOOP_IDS, MadeOnClick, NoopButton, _fast_idle, _FirstEdit, _timed
 from bot import render_pool
 from bot.games import ubongo as ui_module
 from engine.games.ubongo import (
@@ -50,6 +50,7 @@ from harness.sim import (
     custom_ids,
     setup_table,
 )
+from harness.text_table import text_table
 from render.ubongo import render_table, render_task, samples
 
 KIB = 1024
@@ -181,7 +182,7 @@ class _EditTimes:
 SHAPE_ID = "bench:shape"
 
 
-class ShapeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bench:shape"):
+class ShapeButton(MadeOnClick, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bench:shape"):
     """The requests of a placement's answer and nothing else: its text (an interaction response
     editing the message), then a workspace-sized PNG drawn beforehand (an edit through the
     interaction's webhook, with the upload). No commit, no drawing: four seats clicking it at once
@@ -191,10 +192,6 @@ class ShapeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ben
 
     def __init__(self) -> None:
         super().__init__(discord.ui.Button(label="shape", custom_id=SHAPE_ID))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: Any, item: Any, match: Any) -> ShapeButton:
-        return cls()
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.edit_message(content="placed")
@@ -376,13 +373,5 @@ def run() -> list[tuple[str, str, str]]:
     return solver_rows() + rules_rows() + render_rows() + dm_rows()
 
 
-def table(rows: list[tuple[str, str, str]]) -> str:
-    cells = [("metric", "result", "aim"), *rows]
-    widths = [max(len(c[i]) for c in cells) for i in range(3)]
-    lines = [" | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in cells]
-    lines.insert(1, "-+-".join("-" * w for w in widths))
-    return "\n".join(lines)
-
-
 if __name__ == "__main__":
-    print(table(run()))
+    print(text_table(run()))

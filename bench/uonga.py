@@ -19,6 +19,7 @@ from typing import Any
 from bench import ladder
 from engine.games.uonga import RULES, UongaState
 from engine.games.uonga_ai import COMPUTER
+from harness.text_table import text_table
 from render.uonga import render_uonga
 
 Row = tuple[str, str, str]
@@ -138,14 +139,6 @@ def run() -> list[Row]:
     return rows + render_rows(views) + balance_rows()
 
 
-def table(rows: list[Row]) -> str:
-    cells = [("metric", "result", "aim"), *rows]
-    widths = [max(len(c[i]) for c in cells) for i in range(3)]
-    lines = [" | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in cells]
-    lines.insert(1, "-+-".join("-" * w for w in widths))
-    return "\n".join(lines)
-
-
 if __name__ == "__main__":
     t0 = time.perf_counter()
     if sys.argv[1:2] == ["--balance"]:  # python -m bench.uonga --balance GAMES [WORKERS]
@@ -153,5 +146,5 @@ if __name__ == "__main__":
         result = balance_rows(games, workers or None)
     else:
         result = run()
-    print(table(result))
+    print(text_table(result))
     print(f"({time.perf_counter() - t0:.0f} s)", file=sys.stderr)

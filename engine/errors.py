@@ -1,5 +1,7 @@
 """Typed engine errors. Each carries a message key (and parameters) that the bot turns into
-user text in one place (bot/errors.py); nothing here is user-facing prose."""
+user text in one place (bot/errors.py); nothing here is user-facing prose.
+
+A class names its key where it is declared: ``class NotYourTurn(EngineError, key="...")``."""
 
 from __future__ import annotations
 
@@ -12,39 +14,38 @@ class EngineError(Exception):
         self.detail = detail
         self.params = params
 
+    def __init_subclass__(cls, key: str = "", **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if key:
+            cls.key = key
 
-class BadActionCode(EngineError):
+
+class BadActionCode(EngineError, key="error.bad_action"):
     """The action text could not be parsed (forged or malformed custom_id / select value)."""
 
-    key = "error.bad_action"
 
-
-class IllegalAction(EngineError):
+class IllegalAction(EngineError, key="error.illegal"):
     """Well-formed, but not allowed in this state."""
 
-    key = "error.illegal"
+
+class NotYourTurn(EngineError, key="error.not_your_turn"):
+    """The action came from a seat that is not to move."""
 
 
-class NotYourTurn(EngineError):
-    key = "error.not_your_turn"
+class NotInMatch(EngineError, key="error.not_in_match"):
+    """The user has no seat in this match."""
 
 
-class NotInMatch(EngineError):
-    key = "error.not_in_match"
-
-
-class StaleAction(EngineError):
+class StaleAction(EngineError, key="error.stale"):
     """The click carried an older state version than the match is at."""
 
-    key = "error.stale"
+
+class MatchNotFound(EngineError, key="error.no_match"):
+    """No such match, or none running in this channel."""
 
 
-class MatchNotFound(EngineError):
-    key = "error.no_match"
-
-
-class MatchOver(EngineError):
-    key = "error.match_over"
+class MatchOver(EngineError, key="error.match_over"):
+    """The match has ended: no more moves."""
 
 
 class LobbyError(EngineError):
@@ -55,33 +56,25 @@ class LobbyError(EngineError):
         self.key = key
 
 
-class ChannelBusy(EngineError):
-    key = "error.channel_busy"
+class ChannelBusy(EngineError, key="error.channel_busy"):
+    """A match is already running in this channel."""
 
 
-class DatabaseBusy(EngineError):
+class DatabaseBusy(EngineError, key="error.db_busy"):
     """The database could not answer in time (another process's lock, a server not answering):
     nothing was changed, try again in a moment."""
 
-    key = "error.db_busy"
 
-
-class DatabaseUnsure(DatabaseBusy):
+class DatabaseUnsure(DatabaseBusy, key="error.db_unsure"):
     """The database stopped answering after the commit was sent: the move may still be kept. The
     match is read again from the database, and its surfaces show what was kept once it answers."""
 
-    key = "error.db_unsure"
 
-
-class StillPlaying(EngineError):
+class StillPlaying(EngineError, key="error.forget_live"):
     """A user's data is not forgotten while they sit in a live match (their seat and moves are in
     use): ``n`` such matches; nothing was changed."""
 
-    key = "error.forget_live"
 
-
-class NoLessonsYet(EngineError):
+class NoLessonsYet(EngineError, key="error.lessons_live"):
     """A recap that teaches is for a finished game: asked of a live one (or of a game whose computer
     cannot value decisions); nothing is computed."""
-
-    key = "error.lessons_live"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import AsyncIterator
 from typing import Any
 
 from harness.sim import (
@@ -19,10 +20,14 @@ from harness.sim import (
 
 __all__ = [
     "actor_for",
+    "advance_to_just_before",
     "board",
     "button_id",
     "custom_ids",
+    "first_button_and_players",
     "forge_first_button",
+    "game_under_way",
+    "last_logged",
     "next_click",
     "open_and_start",
     "pings",
@@ -31,6 +36,7 @@ __all__ = [
     "public_messages",
     "restart",
     "setup_table",
+    "turns",
 ]
 
 
@@ -39,12 +45,53 @@ async def play_one(env: Any, channel: Any, players: list[Any], match_id: int, rn
     return await (await next_click(env, channel, players, match_id, rng))()
 
 
+async def turns(env: Any, match_id: int, limit: int) -> AsyncIterator[tuple[Any, Any]]:
+    """(match row, state) before each of at most ``limit`` turns, while the match is active: the
+    loop body plays the turn."""
+    for _ in range(limit):
+        m, state = await env.bot.matches.get(match_id)
+        if m.status != "active":
+            return
+        yield m, state
+
+
+async def game_under_way(
+    env: Any, seats: int, clicks: int, seed: int, **options: Any
+) -> tuple[Any, list[Any], int, random.Random]:
+    """A table of ``seats`` players, a game started there and ``clicks`` moves played by clicking:
+    (channel, players, match id, the rng that picked the moves, to play on with)."""
+    _, channel, players = setup_table(env, seats)
+    mid = await open_and_start(env, channel, players, **options)
+    rng = random.Random(seed)
+    for _ in range(clicks):
+        await play_one(env, channel, players, mid, rng)
+    return channel, players, mid, rng
+
+
+async def first_button_and_players(env: Any, channel: Any, players: list[Any], match_id: int) -> tuple:
+    """(the board, its first game button's id, the player to move, a player who is not): who may
+    click that button now and who may not."""
+    m, state = await env.bot.matches.get(match_id)
+    msg = board(channel)
+    current = next(p for p in players if p.id == m.seats[state.current].user_id)
+    other = next(p for p in players if p is not current)
+    return msg, custom_ids(msg, "g:")[0], current, other
+
+
+async def advance_to_just_before(env: Any, due: float) -> None:
+    """The simulated wall clock moved to one second before ``due`` (a timer's stored due time)."""
+    await env.advance_time(due - env.now().timestamp() - 1)
+
+
+async def last_logged(env: Any, match_id: int) -> tuple[int, str, str]:
+    """(seat, action, source) of the last action in the match's log."""
+    log = await env.bot.store.actions(match_id)
+    return log[-1].seat, log[-1].action, log[-1].source
+
+
 async def play_to_end(env: Any, channel: Any, players: list[Any], match_id: int, rng: random.Random) -> Any:
     """Ugah played by clicks until it is over; returns the finished row."""
-    for _ in range(600):
-        m, _ = await env.bot.matches.get(match_id)
-        if m.status != "active":
-            break
+    async for _ in turns(env, match_id, 600):
         await play_one(env, channel, players, match_id, rng)
     m, _ = await env.bot.matches.get(match_id)
     assert m.status == "finished"

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from bot.render_pool import rendered
-from tests.bot.helpers import restart
+from tests.bot.helpers import restart, turns
 from tests.kit_honga import HongaKit
 from tests.kit_ubongo import UbongoKit
 from tests.kit_uonga import UongaKit
@@ -37,10 +37,7 @@ async def test_a_whole_game_by_clicking(kit, simcord_env):
     env = simcord_env
     channel, players, mid = await kit.start(env)
     rng = random.Random(11)
-    for _ in range(800):
-        m, _ = await env.bot.matches.get(mid)
-        if m.status != "active":
-            break
+    async for _ in turns(env, mid, 800):
         r = await (await kit.next_click(env, channel, players, mid, rng))()
         assert not r.ephemeral, r.response and r.response.content
     m, _ = await env.bot.matches.get(mid)

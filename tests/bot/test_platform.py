@@ -8,7 +8,15 @@ import pytest
 
 from engine.core import SYSTEM
 from tests.bot.concurrent import concurrent_dm_clicks
-from tests.bot.helpers import board, button_id, dms_closed, restart, setup_table
+from tests.bot.helpers import (
+    advance_to_just_before,
+    board,
+    button_id,
+    dms_closed,
+    last_logged,
+    restart,
+    setup_table,
+)
 from tests.replayed import replayed
 from toy import rules as toy
 from toy.ui import register
@@ -86,13 +94,12 @@ async def test_clicks_do_not_move_a_running_countdown_and_a_restart_keeps_it(sim
     await restart(env, bot_factory)
     m, _ = await env.bot.matches.get(mid)
     assert m.timers["countdown:"] == due, "the absolute due time survives a restart"
-    await env.advance_time(due - env.now().timestamp() - 1)
+    await advance_to_just_before(env, due)
     assert (await env.bot.matches.get(mid))[0].status == "active", "not a second early"
     await env.advance_time(2)
     m, state = await env.bot.matches.get(mid)
     assert m.status == "finished" and state.phase == "over"
-    log = await env.bot.store.actions(mid)
-    assert (log[-1].seat, log[-1].action, log[-1].source) == (SYSTEM, "close", "timer")
+    assert await last_logged(env, mid) == (SYSTEM, "close", "timer")
     assert await replayed(env.bot.matches, mid) == state, "seed + action log (with the expiry) = state"
     assert "Tally: over" in board(channel).content
 

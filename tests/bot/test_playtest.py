@@ -35,10 +35,12 @@ from tests.bot.helpers import (
     board,
     button_id,
     custom_ids,
+    game_under_way,
     open_and_start,
     pings,
     play_one,
     setup_table,
+    turns,
 )
 from tests.replayed import replayed
 
@@ -154,11 +156,7 @@ async def test_1_late_click_on_a_button_the_board_no_longer_has_is_answered(simc
 
 async def test_2_ended_game_picture_asks_for_nothing(simcord_env):
     env = simcord_env
-    _, channel, players = setup_table(env, 2)
-    mid = await open_and_start(env, channel, players)
-    rng = random.Random(4)
-    for _ in range(3):
-        await play_one(env, channel, players, mid, rng)
+    channel, players, mid, _ = await game_under_way(env, 2, clicks=3, seed=4)
     live = board(channel).attachments[0]
     assert "Turn:" in live.description
     r = await players[0].slash(channel, "game end")
@@ -243,10 +241,7 @@ async def test_4_three_computer_seats_every_human_line_survives(simcord_env):
     mid = await open_and_start(env, channel, players, ai=3)
     rng = random.Random(6)
     long_stories = 0
-    for _ in range(200):
-        m, state = await env.bot.matches.get(mid)
-        if m.status != "active":
-            break
+    async for _ in turns(env, mid, 200):
         await play_one(env, channel, players, mid, rng)
         m, state = await env.bot.matches.get(mid)
         story = [e for e in m.meta.events if e.visible_to(None)]
@@ -387,10 +382,7 @@ async def test_6_single_legal_action_is_played_and_announced(simcord_env):
     mid = await open_and_start(env, channel, players)
     rng = random.Random(3)
     announced = 0
-    for _ in range(120):
-        m, state = await env.bot.matches.get(mid)
-        if m.status != "active":
-            break
+    async for m, state in turns(env, mid, 120):
         # the board never asks a human to click the only thing they can do
         assert len(RULES.legal_actions(state, state.current)) > 1
         assert len(custom_ids(board(channel), "g:")) > 1

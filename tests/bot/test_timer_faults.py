@@ -11,7 +11,7 @@ import pytest
 
 from bot.locales.en import MESSAGES
 from tests.bot.helpers import open_and_start, setup_table
-from tests.bot.test_ubongo_bot import solve_by_dm, start_ubongo
+from tests.bot.test_ubongo_bot import first_racer_solved
 from tests.replayed import replayed
 
 HELD = MESSAGES["match.clock_held"]
@@ -33,8 +33,7 @@ async def nobody_plays(env):
     away player) and an Ubongo race whose countdown runs (one solved, the other does nothing)."""
     _, channel, players = setup_table(env, 2)
     ugah = await open_and_start(env, channel, players, turn_seconds=LIMIT)
-    _, racers, ubongo = await start_ubongo(env, 2, countdown=LIMIT)
-    await solve_by_dm(env, racers[0], ubongo, 0)
+    _, _, ubongo = await first_racer_solved(env, 2, countdown=LIMIT)
     assert (await env.bot.matches.get(ubongo))[1].phase == "countdown"
     return ugah, ubongo
 
@@ -73,8 +72,7 @@ async def test_a_full_disk_holds_the_countdown_says_so_and_it_fires_as_soon_as_s
     simcord_env, monkeypatch
 ):
     env = simcord_env
-    channel, racers, mid = await start_ubongo(env, 2, countdown=20)
-    await solve_by_dm(env, racers[0], mid, 0)
+    channel, _, mid = await first_racer_solved(env, 2, countdown=20)
     m, state = await env.bot.matches.get(mid)
     due, version = m.deadline, m.version
     store, full = env.bot.matches.store, [False]

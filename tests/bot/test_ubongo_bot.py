@@ -22,7 +22,17 @@ from engine.games.ubongo_ai import COMPUTER, next_placement
 from engine.options import resolve
 from render.ubongo import EN_LABELS
 from tests.bot.concurrent import concurrent_dm_clicks
-from tests.bot.helpers import board, button_id, custom_ids, dms_closed, pings, restart, setup_table
+from tests.bot.helpers import (
+    advance_to_just_before,
+    board,
+    button_id,
+    custom_ids,
+    dms_closed,
+    last_logged,
+    pings,
+    restart,
+    setup_table,
+)
 from tests.kit_ubongo import button, choose_piece, dm_board, option_values, place_click, select_of
 from tests.replayed import replayed
 
@@ -64,6 +74,14 @@ async def solve_by_dm(env, player, mid, seat) -> int:
         clicks += await place_next(env, player, mid, seat)
         _, state = await env.bot.matches.get(mid)
     return clicks
+
+
+async def first_racer_solved(env, n, **options):
+    """A race of ``n`` started, the first racer's task solved in their DM (which starts a countdown
+    when the options ask for one): (channel, players, match id)."""
+    channel, players, mid = await start_ubongo(env, n, **options)
+    await solve_by_dm(env, players[0], mid, 0)
+    return channel, players, mid
 
 
 def bodies(env, path_part):
@@ -139,8 +157,7 @@ async def test_the_countdown_holds_through_placements_and_a_restart_and_its_end_
     simcord_env, bot_factory
 ):
     env = simcord_env
-    channel, players, mid = await start_ubongo(env, 3, countdown=60)
-    await solve_by_dm(env, players[0], mid, 0)
+    channel, players, mid = await first_racer_solved(env, 3, countdown=60)
     m, state = await env.bot.matches.get(mid)
     assert state.phase == "countdown" and list(m.timers) == ["countdown.1:"]
     due = m.timers["countdown.1:"]
@@ -154,13 +171,12 @@ async def test_the_countdown_holds_through_placements_and_a_restart_and_its_end_
     await restart(env, bot_factory)
     assert (await env.bot.matches.get(mid))[0].timers["countdown.1:"] == due, "kept across a restart"
     await place_next(env, players[2], mid, 2, msg=old_msg)  # the DM drawn before the restart still works
-    await env.advance_time(due - env.now().timestamp() - 1)
+    await advance_to_just_before(env, due)
     assert (await env.bot.matches.get(mid))[1].round == 1, "not a second early"
     await env.advance_time(2)
     m, state = await env.bot.matches.get(mid)
     assert state.round == 2 and state.history[0]["reason"] == "countdown"
-    log = await env.bot.store.actions(mid)
-    assert (log[-1].seat, log[-1].action, log[-1].source) == (SYSTEM, "stop.1", "timer")
+    assert await last_logged(env, mid) == (SYSTEM, "stop.1", "timer")
     assert await replayed(env.bot.matches, mid) == state, "seed + log (with the expiry) = state"
     assert "Round 1 over (the countdown ran out)" in board(channel).content
 

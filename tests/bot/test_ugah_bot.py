@@ -15,7 +15,9 @@ from tests.bot.helpers import (
     board,
     button_id,
     custom_ids,
+    first_button_and_players,
     forge_first_button,
+    game_under_way,
     open_and_start,
     play_one,
     public_messages,
@@ -59,11 +61,7 @@ async def test_full_four_player_game_by_clicking(simcord_env):
 
 async def test_restart_mid_game_old_buttons_keep_working(simcord_env, bot_factory):
     env = simcord_env
-    _, channel, players = setup_table(env, 3)
-    mid = await open_and_start(env, channel, players)
-    rng = random.Random(7)
-    for _ in range(6):
-        await play_one(env, channel, players, mid, rng)
+    channel, players, mid, rng = await game_under_way(env, 3, clicks=6, seed=7)
     before_msg = board(channel)
     _, before_state = await env.bot.matches.get(mid)
     await restart(env, bot_factory)
@@ -109,12 +107,8 @@ async def test_concurrent_clicks_apply_exactly_one_move(simcord_env):
     env = simcord_env
     _, channel, players = setup_table(env, 2)
     mid = await open_and_start(env, channel, players)
-    m, state = await env.bot.matches.get(mid)
-    msg = board(channel)
-    cid = custom_ids(msg, "g:")[0]
-    current = next(p for p in players if p.id == m.seats[state.current].user_id)
-    other = next(p for p in players if p is not current)
-    version = m.version
+    msg, cid, current, other = await first_button_and_players(env, channel, players, mid)
+    version = (await env.bot.matches.get(mid))[0].version
     results = await concurrent_clicks(env, [(current, msg, cid)] * 5 + [(other, msg, cid)] * 3)
     m2, _ = await env.bot.matches.get(mid)
     assert m2.version > version
@@ -188,11 +182,7 @@ async def test_click_by_outsider_out_of_turn_stale_and_forged(simcord_env):
     guild, channel, players = setup_table(env, 2)
     eve = guild.add_member(env.create_user("eve"))
     mid = await open_and_start(env, channel, players)
-    m, state = await env.bot.matches.get(mid)
-    msg = board(channel)
-    cid = custom_ids(msg, "g:")[0]
-    current = next(p for p in players if p.id == m.seats[state.current].user_id)
-    waiting = next(p for p in players if p is not current)
+    msg, cid, current, waiting = await first_button_and_players(env, channel, players, mid)
     before = await _snapshot(env, mid)
 
     r = await eve.click(msg, custom_id=cid)

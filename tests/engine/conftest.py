@@ -12,6 +12,16 @@ from engine.store.postgres import PostgresStore
 from engine.store.sqlite import SqliteStore
 
 
+async def start_match(matches: Matches, channel: int, seed: int, *, ai: int = 0) -> int:
+    """A basic Ugah match started in ``channel``: alice opens, bob joins, ``ai`` computer seats."""
+    u = await matches.open_lobby("ugah", 1, channel, 100, "alice", {"variant": "basic"}, seed=seed)
+    u = await matches.lobby(u.match.id, u.match.version, 200, "bob", "join")
+    for _ in range(ai):
+        u = await matches.lobby(u.match.id, u.match.version, 100, "alice", "ai")
+    await matches.lobby(u.match.id, u.match.version, 100, "alice", "start")
+    return u.match.id
+
+
 class Clock:
     """Time that moves only when a test says so."""
 

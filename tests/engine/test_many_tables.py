@@ -13,6 +13,7 @@ import pytest
 from engine.compute import run_inline
 from engine.games.ugah import RULES
 from engine.match import Matches
+from tests.engine.conftest import start_match
 from tests.replayed import replayed
 
 
@@ -20,15 +21,6 @@ from tests.replayed import replayed
 async def engine(open_engine, new_store):
     matches, clock = await open_engine("many.db", 3600)
     return matches, clock, new_store
-
-
-async def start_match(matches: Matches, channel: int, seed: int, *, ai: int = 0) -> int:
-    u = await matches.open_lobby("ugah", 1, channel, 100, "alice", {"variant": "basic"}, seed=seed)
-    u = await matches.lobby(u.match.id, u.match.version, 200, "bob", "join")
-    for _ in range(ai):
-        u = await matches.lobby(u.match.id, u.match.version, 100, "alice", "ai")
-    await matches.lobby(u.match.id, u.match.version, 100, "alice", "start")
-    return u.match.id
 
 
 async def legal_move(matches: Matches, mid: int, rng: random.Random):

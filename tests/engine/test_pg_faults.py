@@ -20,7 +20,7 @@ from engine.registry import rules_for
 from engine.store import CALL_SECONDS
 from engine.store.postgres import PostgresStore
 from harness import pgserver
-from tests.engine.conftest import Clock
+from tests.engine.conftest import Clock, start_match
 from tests.replayed import replayed
 
 IN_TIME = CALL_SECONDS + 0.5
@@ -56,11 +56,10 @@ async def meanwhile(fn, *args) -> None:
     await asyncio.sleep(0.1)
 
 
-async def start_game(matches: Matches, channel: int) -> int:
-    u = await matches.open_lobby("ugah", 1, channel, 100, "alice", {"variant": "basic"}, seed=channel)
-    u = await matches.lobby(u.match.id, u.match.version, 200, "bob", "join")
-    await matches.lobby(u.match.id, u.match.version, 100, "alice", "start")
-    return u.match.id
+async def game_in_play(matches: Matches, channel: int) -> tuple[int, int]:
+    """A game started in ``channel``: (its id, the players' moves logged so far)."""
+    mid = await start_match(matches, channel, seed=channel)
+    return mid, await moves_so_far(matches, mid)
 
 
 async def click(matches: Matches, mid: int, rng: random.Random):
@@ -96,7 +95,7 @@ async def test_a_server_restarted_or_killed_mid_game_costs_no_click(engine, serv
     """Point 3: every pooled connection is dead afterwards; the next clicks are retried on fresh
     connections instead of answering "Something went wrong"."""
     matches, rng = engine, random.Random(3)
-    mids = [await start_game(matches, channel) for channel in (10, 11, 12)]
+    mids = [await start_match(matches, channel, seed=channel) for channel in (10, 11, 12)]
     before = [await moves_so_far(matches, mid) for mid in mids]
     for mid in mids:  # every pooled connection has been used
         await click(matches, mid, rng)
@@ -114,8 +113,7 @@ async def test_a_server_restarted_or_killed_mid_game_costs_no_click(engine, serv
 
 async def test_a_click_while_the_server_is_down_is_busy_in_time_and_the_next_one_plays(engine, server):
     matches, rng = engine, random.Random(4)
-    mid = await start_game(matches, 20)
-    before = await moves_so_far(matches, mid)
+    mid, before = await game_in_play(matches, 20)
     await meanwhile(server.stop, "fast")
     try:
         outcome, took = await click(matches, mid, rng)
@@ -130,8 +128,7 @@ async def test_a_click_while_the_server_is_down_is_busy_in_time_and_the_next_one
 
 async def test_a_server_back_within_the_deadline_serves_the_waiting_click(engine, server):
     matches, rng = engine, random.Random(5)
-    mid = await start_game(matches, 30)
-    before = await moves_so_far(matches, mid)
+    mid, before = await game_in_play(matches, 30)
     await meanwhile(server.stop, "fast")
     loop = asyncio.get_running_loop()
     back = loop.run_in_executor(None, lambda: (time.sleep(0.6), server.start()))
@@ -147,8 +144,7 @@ async def test_a_frozen_server_answers_in_time_and_a_late_commit_is_not_reported
     land when the server resumes: the answer says so (DatabaseUnsure), never "nothing changed", and
     once the server answers again the engine reads the truth: the move is there exactly once."""
     matches, rng = engine, random.Random(6)
-    mid = await start_game(matches, 40)
-    before = await moves_so_far(matches, mid)
+    mid, before = await game_in_play(matches, 40)
     server.freeze()
     try:
         outcome, took = await click(matches, mid, rng)
@@ -168,7 +164,7 @@ async def test_a_frozen_server_answers_in_time_and_a_late_commit_is_not_reported
 
 async def test_a_read_from_a_frozen_server_is_busy_in_time(engine, server):
     matches = engine
-    mid = await start_game(matches, 50)
+    mid = await start_match(matches, 50, seed=50)
     matches._cache.pop(mid, None)
     server.freeze()
     try:

@@ -11,8 +11,7 @@ from engine.compute import run_inline
 from engine.match import Matches
 from engine.store import sqlite as store_sqlite
 from engine.store.sqlite import SqliteStore
-from tests.engine.conftest import Clock
-from tests.engine.test_many_tables import start_match
+from tests.engine.conftest import Clock, start_match
 from tests.engine.test_match import move
 
 
