@@ -117,12 +117,12 @@ RULE_SETS = (("default rules", {}), ("V1 (Mastodons need 10)", {"v1": True}),
 
 def balance_rows(games: int = BALANCE_GAMES, workers: int | None = 1) -> list[Row]:
     """Hard against hard under each rule set: how often each side wins (the seed's open question),
-    with 95% intervals. Each game opens with one seeded random turn (``ladder.OPENINGS``), the rest
+    with 95% intervals. Each game opens with the ladder's seeded random turns (``engine.registry``'s ``openings``), the rest
     is the hard computer on both sides; the games run in ``workers`` processes."""
     rows = []
     for r, (name, options) in enumerate(RULE_SETS):
         jobs = [ladder.Game("uonga", ("hard", "hard"), 3000 + 10_000 * r + g, {"side": "cavemen", **options},
-                            ladder.OPENINGS["uonga"]) for g in range(games)]  # fmt: skip
+                            ladder.spec_of("uonga").openings) for g in range(games)]  # fmt: skip
         tally: Counter = Counter()
         for res in ladder.run_games(jobs, workers):
             tally["draw" if len(res.winners) == 2 else "C" if res.winners == (0,) else "M"] += 1
