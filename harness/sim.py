@@ -7,15 +7,15 @@ import asyncio
 import contextlib
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import discord
+import simcord.interactions as sim_interactions  # looked up at each call: a test may wrap it
 from simcord import InteractionResult
 from simcord.actors import _find_component, _visible_message
 from simcord.backend import serializers
 from simcord.enums import ComponentType, InteractionType
-from simcord.interactions import base_payload
 
 from bot.client import create_bot
 from bot.surfaces import recap
@@ -162,11 +162,12 @@ async def next_click(env: Any, channel: Any, players: list[Any], match_id: int, 
 
 
 async def concurrent_clicks(
-    env: Any, clicks: list[tuple[Any, Any, str]], *, dm: bool = False, answers_first: bool = False
+    env: Any, clicks: Sequence[tuple[Any, ...]], *, dm: bool = False, answers_first: bool = False
 ) -> list[InteractionResult]:
     """Emit every click before settling once, as Discord delivers interactions that arrive while a
-    handler still awaits I/O. clicks: [(actor, message, custom_id), ...]: member actors in a guild,
-    or user handles with ``dm=True`` for buttons in their DMs. SimCord's own verbs settle after each
+    handler still awaits I/O. clicks: [(actor, message, custom_id), ...], or (actor, message,
+    custom_id, values) for a select's choice: member actors in a guild, or user handles with
+    ``dm=True`` for controls in their DMs. SimCord's own verbs settle after each
     click, so this uses its private helpers (pinned version).
 
     ``answers_first``: let the bot run on its own until every click is answered (waiting in real
@@ -176,15 +177,19 @@ async def concurrent_clicks(
     env._begin_operation("concurrent_clicks")
     try:
         records = []
-        for actor, message, custom_id in clicks:
+        for actor, message, custom_id, *chosen in clicks:
+            values = tuple(chosen[0]) if chosen else ()
             stored = _visible_message(actor, message)
-            button = _find_component(
-                stored.components, types=(ComponentType.BUTTON,), custom_id=custom_id, label=None
-            )
-            data = {"custom_id": button["custom_id"], "component_type": ComponentType.BUTTON}
-            if button.get("id") is not None:
-                data["id"] = button["id"]
-            record, payload = base_payload(
+            types = (ComponentType.STRING_SELECT,) if values else (ComponentType.BUTTON,)
+            comp = _find_component(stored.components, types=types, custom_id=custom_id, label=None)
+            data: dict[str, Any] = {"custom_id": comp["custom_id"], "component_type": comp["type"]}
+            if comp.get("id") is not None:
+                data["id"] = comp["id"]
+            if values:
+                offered = {o["value"] for o in comp.get("options") or []}
+                assert set(values) <= offered, (values, sorted(offered))
+                data["values"] = list(values)
+            record, payload = sim_interactions.base_payload(
                 env.backend,
                 type=InteractionType.MESSAGE_COMPONENT,
                 channel_id=stored.channel_id,

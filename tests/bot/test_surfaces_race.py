@@ -17,10 +17,6 @@ from typing import Any
 import discord
 import pytest
 import simcord.interactions as sim_interactions
-from simcord import InteractionResult
-from simcord.actors import _find_component, _visible_message
-from simcord.backend import serializers
-from simcord.enums import ComponentType, InteractionType
 from simcord.results import ResponseMessage
 
 from bot import messages
@@ -28,6 +24,7 @@ from bot.i18n import translator
 from engine.games.ubongo import RULES as UBONGO
 from engine.games.ubongo_ai import next_placement
 from engine.match import PRIVATE
+from harness.sim import concurrent_clicks
 from tests.bot.helpers import board, button_id, custom_ids, open_and_start, play_one, setup_table
 from tests.kit_ubongo import choose_piece, dm_board, option_values, select_of, solving_click
 
@@ -70,39 +67,8 @@ def fast_idle(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def concurrent(env: Any, picks: list[tuple[Any, Any, str, tuple[str, ...]]], *, dm: bool) -> list[Any]:
-    """Emit every interaction before settling once, as Discord delivers interactions that arrive while
-    a handler still awaits I/O. picks: [(actor, message, custom_id, select values or ())]. Like
-    harness.sim.concurrent_clicks (private SimCord API, pinned version), with selects too."""
-    env._begin_operation("concurrent")
-    try:
-        records = []
-        for actor, message, custom_id, values in picks:
-            stored = _visible_message(actor, message)
-            types = (ComponentType.STRING_SELECT,) if values else (ComponentType.BUTTON,)
-            comp = _find_component(stored.components, types=types, custom_id=custom_id, label=None)
-            data: dict[str, Any] = {"custom_id": comp["custom_id"], "component_type": comp["type"]}
-            if comp.get("id") is not None:
-                data["id"] = comp["id"]
-            if values:
-                offered = {o["value"] for o in comp.get("options") or []}
-                assert set(values) <= offered, (values, sorted(offered))
-                data["values"] = list(values)
-            record, payload = sim_interactions.base_payload(
-                env.backend,
-                type=InteractionType.MESSAGE_COMPONENT,
-                channel_id=stored.channel_id,
-                guild_id=None if dm else actor.guild.id,
-                user_id=actor.id,
-                data=data,
-            )
-            payload["message"] = dict(serializers.message_payload(env.backend, stored))
-            record.source_message_id = stored.id
-            env.backend.emit("INTERACTION_CREATE", payload)  # no settle in between
-            records.append(record)
-        await env._settle_internal(dispatch=f"INTERACTION_CREATE x{len(records)}")
-        return [InteractionResult(env, r) for r in records]
-    finally:
-        env._end_operation()
+    """Every interaction emitted before one settle: [(actor, message, custom_id, select values or ())]."""
+    return await concurrent_clicks(env, picks, dm=dm)
 
 
 def stored(env: Any, channel_id: int, message_id: int) -> Any:
