@@ -178,17 +178,16 @@ class Writer:
     def remember(self, m: MatchRow, state: Any) -> None:
         """Cache a committed match; past CACHE_LIMIT, forget finished ones (they reload on demand)."""
         self._cache[m.id] = (m, state)
-        if len(self._cache) <= CACHE_LIMIT:
-            return
-        for mid, (row, _) in list(self._cache.items()):
-            if row.status not in LIVE and not self.lock(mid).locked():
-                del self._cache[mid]
-                self._locks.pop(mid, None)
+        if len(self._cache) > CACHE_LIMIT:
+            self.forget_finished(locks=True)
 
-    def forget_finished(self) -> None:
+    def forget_finished(self, *, locks: bool = False) -> None:
+        """Drop the cached finished matches no writer holds (and their locks too, with ``locks``)."""
         for mid, (row, _) in list(self._cache.items()):
             if row.status not in LIVE and not self.lock(mid).locked():
                 del self._cache[mid]
+                if locks:
+                    self._locks.pop(mid, None)
 
     def _plan_timers(self, m: MatchRow, state: Any, acted: int | None) -> dict[str, float]:
         if m.status == "lobby":
