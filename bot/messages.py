@@ -213,10 +213,23 @@ def _status(ctx: Ctx) -> str:
     if result is not None and result.reason == "resignation":
         winners = result.winners
         status = tr("match.resigned_win", name=" & ".join(ctx.shown_names[w] for w in winners))
+    if note := resigned_note(ctx):
+        status += f" · {note}"
     due = [t for k, t in m.timers.items() if not k.startswith("ai:")]
     if m.status == "active" and due:
         status += " " + tr("match.due", when=f"<t:{int(min(due))}:R>")
     return status
+
+
+def resigned_note(ctx: Ctx) -> str:
+    """Who resigned a game of three or more seats that is over, and that the computer played their
+    seats to the end: empty when nobody did (engine.result decides it with the winners; a resignation
+    with two seats is the result itself, "Game over by resignation")."""
+    final = ctx.final()
+    if final is None or not final.computer:
+        return ""
+    names = " & ".join(ctx.shown_names[i] for i in final.computer)
+    return ctx.tr("match.resigned_played", n=len(final.computer), names=names)
 
 
 def fair_line(m: MatchRow, tr: Translator) -> str:

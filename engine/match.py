@@ -183,6 +183,7 @@ class Matches(Writer):
                 raise MatchOver()
             read = m.version
             event = Event("resigned", {"seat": seat})
+            m.meta.resigned = sorted({*m.meta.resigned, seat})  # never a winner (engine.result)
             if len(m.seats) == 2:
                 winner = 1 - seat
                 m.status = "finished"

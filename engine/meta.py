@@ -58,6 +58,7 @@ class MatchMeta:
     started_at: float | None = None  # when the game started (None in the lobby)
     finished_at: float | None = None  # when it finished by its rules (or a resignation)
     result: Outcome | None = None  # how it ended outside the rules (a resignation with two seats)
+    resigned: list[int] = field(default_factory=list)  # seats whose member resigned (engine.result)
     ended_by: int | None = None  # the user who ended, cancelled or declined it
     ended_by_name: str | None = None  # ... and their display name (a moderator may not be seated)
     pending: list[int] | None = None  # a rematch offer: the users yet to accept (None: not an offer)
@@ -75,6 +76,7 @@ class MatchMeta:
             self,
             events=list(self.events),
             new_turn=list(self.new_turn),
+            resigned=list(self.resigned),
             pending=None if self.pending is None else list(self.pending),
             extra=copy.deepcopy(self.extra),
         )
@@ -101,6 +103,8 @@ class MatchMeta:
             out["events"] = [e.dump() for e in self.events]
         if self.new_turn:
             out["new_turn"] = list(self.new_turn)
+        if self.resigned:
+            out["resigned"] = list(self.resigned)
         return out
 
     @classmethod
@@ -125,6 +129,7 @@ class MatchMeta:
             locale=_text(known["locale"]),
             events=[Event.load(e) for e in known["events"] or []],
             new_turn=[int(s) for s in known["new_turn"] or []],
+            resigned=[int(s) for s in known["resigned"] or []],
             started_at=_number(known["started_at"]),
             finished_at=_number(known["finished_at"]),
             result=None
@@ -146,6 +151,7 @@ _KNOWN = (
     "locale",
     "events",
     "new_turn",
+    "resigned",
     "started_at",
     "finished_at",
     "result",

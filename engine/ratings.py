@@ -4,7 +4,7 @@ Each seat of a finished match is one team of one player: a member (keyed by thei
 computer seat, a pseudo-player per game and level (``computer:ugah:normal``), so beating the hard
 computer moves a rating like beating a person of that strength. Ranks follow the outcome: every
 winner shares rank 1 (a draw makes every seat a winner), the others follow by score, and a player who
-resigned (their seat taken over by the computer) is last. The store writes the new standings in the
+resigned is last and never a winner (engine.result decides the winners once for every surface). The store writes the new standings in the
 same transaction that finishes the match (``Store.commit(..., rated=...)``); cancelled games and
 one-seat games (solo modes) are never rated.
 """
@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 from openskill.models import PlackettLuce
 
-from engine.core import Outcome
+from engine.result import Final
 from engine.store.rows import MatchRow
 
 MODEL = PlackettLuce()  # openskill's defaults: mu 25, sigma 25/3; ordinal = mu - 3 sigma
@@ -63,19 +63,22 @@ class Result:
     won: tuple[bool, ...]
 
 
-def result_of(m: MatchRow, outcome: Outcome, level_of: Callable[[int], str]) -> Result | None:
-    """The rated result of a finished match (None: not rated, e.g. a solo game)."""
+def result_of(m: MatchRow, final: Final, level_of: Callable[[int], str]) -> Result | None:
+    """The rated result of a finished match (None: not rated, e.g. a solo game), from its one decided
+    result (engine.result): its winners, then the others by points, then those who resigned."""
     seats = m.seats
     if len(seats) < 2:
         return None
-    resigned = [s.user_id is not None and s.ai for s in seats]  # a member's seat the computer took over
     players = tuple(
         user_key(s.user_id) if s.user_id is not None else computer_key(m.game, level_of(i))
         for i, s in enumerate(seats)
     )
-    won = tuple(i in outcome.winners and not resigned[i] for i in range(len(seats)))
-    scores = list(outcome.scores) + [0] * (len(seats) - len(outcome.scores))
-    order = [(2, 0) if resigned[i] else (0, 0) if won[i] else (1, -scores[i]) for i in range(len(seats))]
+    won = tuple(i in final.winners for i in range(len(seats)))
+    scores = list(final.scores) + [0] * (len(seats) - len(final.scores))
+    order = [
+        (2, 0) if i in final.resigned and not won[i] else (0, 0) if won[i] else (1, -scores[i])
+        for i in range(len(seats))
+    ]
     ranks = tuple(1 + sum(other < mine for other in order) for mine in order)
     return Result(m.guild_id or 0, m.game, players, ranks, won)
 

@@ -17,7 +17,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-from engine import ratings, records, staleness, timers
+from engine import ratings, records, result, staleness, timers
 from engine.clock import MatchClock
 from engine.core import Event, Outcome
 from engine.errors import DatabaseBusy, DatabaseUnsure, MatchNotFound, StaleAction
@@ -108,11 +108,16 @@ class Writer:
                 return i
         return None
 
+    @staticmethod
+    def final(m: MatchRow, state: Any) -> result.Final | None:
+        """How a match that is over ended, decided once (engine.result): who won (never a member who
+        resigned), who resigned, and whose seats the computer played to the end."""
+        return result.final(m, state)
+
     def outcome(self, m: MatchRow, state: Any) -> Outcome | None:
-        """How the game ended: by its rules, or by resignation (kept in the row's meta)."""
-        if m.meta.result is not None:
-            return m.meta.result
-        return rules_for(m.game).outcome(state) if state is not None else None
+        """How the game ended (its decided result: by its rules, or by resignation)."""
+        decided = self.final(m, state)
+        return decided.outcome() if decided is not None else None
 
     def level_of(self, m: MatchRow, seat: int) -> str:
         levels = computer_for(m.game).levels
@@ -249,8 +254,8 @@ class Writer:
 
     def _rated(self, m: MatchRow, state: Any) -> ratings.Result | None:
         """What a finishing commit changes in the players' stats and ratings (engine.ratings)."""
-        outcome = self.outcome(m, state)
-        return ratings.result_of(m, outcome, lambda seat: self.level_of(m, seat)) if outcome else None
+        decided = self.final(m, state)
+        return ratings.result_of(m, decided, lambda seat: self.level_of(m, seat)) if decided else None
 
     async def _record_to_beat(self, m: MatchRow, state: Any) -> RecordNote | None:
         """The personal record a solo run starts against (engine.records), None when it counts for

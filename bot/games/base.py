@@ -27,9 +27,11 @@ from bot.components import (
 )
 from bot.games.labels import image_labels
 from bot.i18n import Translator, seat_name
+from engine import result
 from engine.core import Event
 from engine.match import PRIVATE, PUBLIC
 from engine.registry import rules_for
+from engine.result import Final
 from engine.store import MatchRow
 from render.renderer import Renderer
 
@@ -68,7 +70,7 @@ class Ctx:
     def view(self) -> dict[str, Any]:
         """The viewer's view (computed once per surface built: read it, never change it)."""
         if self._view is None:
-            self._view = rules_for(self.m.game).view(self.state, self.seat)
+            self._view = self._decided(rules_for(self.m.game).view(self.state, self.seat))
         return self._view
 
     def public_view(self) -> dict[str, Any]:
@@ -76,8 +78,25 @@ class Ctx:
         if self.seat is None:
             return self.view()
         if self._public is None:
-            self._public = rules_for(self.m.game).view(self.state, None)
+            self._public = self._decided(rules_for(self.m.game).view(self.state, None))
         return self._public
+
+    def final(self) -> Final | None:
+        """How the match ended, decided once in the engine (engine.result); None while it runs."""
+        return result.final(self.m, self.state)
+
+    def _decided(self, view: dict[str, Any]) -> dict[str, Any]:
+        """A finished game's view names the decided winners (never a member who resigned) and what
+        decided between them, so every text and picture drawn from it agrees with /stats."""
+        if view.get("winners") is None:
+            return view
+        final = self.final()
+        if final is None or not final.changed:
+            return view
+        out = {**view, "winners": list(final.winners)}
+        if "tiebreak" in view:
+            out["tiebreak"] = final.tiebreak
+        return out
 
     def legal(self, seat: int | None = None) -> list[str]:
         seat = self.seat if seat is None else seat

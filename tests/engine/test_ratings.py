@@ -189,7 +189,7 @@ async def test_resigner_is_last_and_cancelled_games_count_nothing(engine):
     await matches.resign(mid, m.seats[leaver].user_id)  # 3 seats: the computer plays on for them
     await play_out(matches, mid, random.Random(3))
     m, state = await matches.get(mid)
-    result = ratings.result_of(m, matches.outcome(m, state), lambda seat: matches.level_of(m, seat))
+    result = ratings.result_of(m, matches.final(m, state), lambda seat: matches.level_of(m, seat))
     assert result.players[leaver] == str(m.seats[leaver].user_id)  # still the member's seat, not a computer
     assert result.ranks[leaver] == 3 and not result.won[leaver]
     assert (await stored(matches, result.players[leaver])).wins == 0
