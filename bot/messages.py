@@ -229,7 +229,7 @@ def resigned_note(ctx: Ctx) -> str:
     if final is None or not final.computer:
         return ""
     names = " & ".join(ctx.shown_names[i] for i in final.computer)
-    return ctx.tr("match.resigned_played", n=len(final.computer), names=names)
+    return ctx.tr("match.resigned_played", names=names)
 
 
 def fair_line(m: MatchRow, tr: Translator) -> str:

@@ -46,6 +46,7 @@ from engine.errors import (
     NotYourTurn,
     StaleAction,
 )
+from engine.history import owned_seat
 from engine.match import PRIVATE, PUBLIC, Matches
 from engine.registry import rules_for
 from engine.store import MatchRow
@@ -204,7 +205,7 @@ class Router:
         """hand: my panel; watch: a player's panel, or a spectator's copy of the board; help: what I
         can do now. All private (ephemeral) answers."""
         if what == "lessons":
-            await self._lessons(interaction, m, seat)
+            await self._lessons(interaction, m)
             return
         if what in ("watch", "help") and m.status != "active":
             raise MatchOver()
@@ -222,11 +223,12 @@ class Router:
             return
         await self.surfaces.open_panel(interaction, m, state, seat)
 
-    async def _lessons(self, interaction: discord.Interaction, m: MatchRow, seat: int | None) -> None:
+    async def _lessons(self, interaction: discord.Interaction, m: MatchRow) -> None:
         """🎓 on a finished board: the clicker's costliest decisions, privately (engine.lessons). The
         strongest computer reviews the whole game in the worker process, so the answer is deferred."""
         if m.status != "finished" or not lessons.teaches(m.game):
             raise NoLessonsYet()
+        seat = owned_seat(m, interaction.user.id)  # a member who resigned still owns their decisions
         if seat is None:
             raise NotInMatch()
         await interaction.response.defer(ephemeral=True, thinking=True)

@@ -12,10 +12,17 @@ from typing import Any
 from engine import compute, lessons, replay
 from engine.errors import NoLessonsYet
 from engine.registry import rules_for
-from engine.store import LIVE
+from engine.store import LIVE, MatchRow
 from engine.writer import Writer
 
 HISTORIES = 8  # rebuilt histories of finished matches kept for /replay (stepping is then cheap)
+
+
+def owned_seat(m: MatchRow, user_id: int) -> int | None:
+    """The seat whose decisions ``user_id`` made, for looking back on them (lessons, /replay): their
+    seat even when they resigned and the computer played it on. (Acting in a live game goes through
+    ``Writer.seat_of``, which never gives a resigned member their seat back.)"""
+    return next((i for i, s in enumerate(m.seats) if s.user_id == user_id), None)
 
 
 class History:

@@ -58,6 +58,30 @@ def _new_seed() -> int:
     return random.SystemRandom().getrandbits(63)
 
 
+def _rematch_seats(old: MatchRow, user_id: int, name: str) -> list[SeatInfo]:
+    """A rematch's seats: the finished game's, in order. A player who asked to be forgotten (a seat
+    that names nobody) is nobody to wait for: their seat is left out. A member who resigned left the
+    game: the computer that played their seat keeps it, named as a computer."""
+    levels = computer_for(old.game).levels
+    used = {s.name for s in old.seats if s.ai and s.user_id is None}
+    seats = []
+    for s in old.seats:
+        if s.ai:
+            label = s.name if s.user_id is None else _free_computer_name(used)
+            used.add(label)
+            seats.append(SeatInfo(None, label, ai=True, level=s.level if s.level in levels else levels[0]))
+        elif s.user_id is not None:
+            seats.append(SeatInfo(s.user_id, name if s.user_id == user_id else s.name, locale=s.locale))
+    return seats
+
+
+def _free_computer_name(used: set[str]) -> str:
+    n = 1
+    while f"Computer {n}" in used:
+        n += 1
+    return f"Computer {n}"
+
+
 class Lobby:
     def __init__(self, writer: Writer) -> None:
         self.writer = writer
@@ -134,13 +158,9 @@ class Lobby:
             raise NotInMatch()
         if old.meta.rematch is not None:
             raise LobbyError("rematch.once", game=old.game)
-        levels = computer_for(old.game).levels
-        seats = [
-            SeatInfo(None, s.name, ai=True, level=s.level if s.level in levels else levels[0])
-            if s.ai
-            else SeatInfo(s.user_id, name if s.user_id == user_id else s.name, locale=s.locale)
-            for s in old.seats
-        ]
+        seats = _rematch_seats(old, user_id, name)
+        if len(seats) < rules_for(old.game).min_players:
+            raise LobbyError("rematch.forgotten", game=old.game, min=rules_for(old.game).min_players)
         pending = [s.user_id for s in seats if s.user_id is not None and s.user_id != user_id]
         return await self.open(
             old.game,

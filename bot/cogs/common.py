@@ -19,9 +19,10 @@ from bot.render_pool import rendered
 from bot.replay import rules_pictures
 from bot.surfaces import thread
 from bot.surfaces.send import CHANNEL_GONE, FORBIDDEN, verdict
-from engine.errors import EngineError, MatchNotFound, NotInMatch
+from engine.errors import EngineError, LobbyError, MatchNotFound, NotInMatch
 from engine.fair import export, seed_hash
 from engine.meta import MatchMeta
+from engine.store import MatchRow
 
 
 def desc(key: str) -> app_commands.locale_str:
@@ -80,12 +81,33 @@ class Common(commands.GroupCog, group_name="game", group_description=desc("cmd.g
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
-    async def _live(self, interaction: discord.Interaction) -> int | None:
+    async def _live(self, interaction: discord.Interaction, *, any_game: bool = False) -> int | None:
+        """The game this command is about: the one running in this channel, else the user's own game
+        (``any_game``: any game) running in a thread started from it; several: their threads, listed."""
         m = await self.bot.matches.live_in_channel(interaction.channel_id or 0)
-        if m is None:
+        if m is not None:
+            return m.id
+        inside = await self._in_threads(interaction)
+        user = interaction.user.id
+        mine = [x for x in inside if x.host_id == user or any(s.user_id == user for s in x.seats)]
+        chosen = mine or (inside if any_game else [])
+        if len(chosen) == 1:
+            return chosen[0].id
+        if not inside:
             await self.bot.reply_engine_error(interaction, MatchNotFound())
             return None
-        return m.id
+        threads = ", ".join(f"<#{x.channel_id}>" for x in chosen or inside)
+        text = translator(interaction.locale)("error.no_match_threads", threads=threads)
+        await interaction.response.send_message(text, ephemeral=True)
+        return None
+
+    async def _in_threads(self, interaction: discord.Interaction) -> list[MatchRow]:
+        """The games running in threads started from this channel (a match per thread, its own)."""
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel | discord.ForumChannel):
+            return []
+        found = [await self.bot.matches.live_in_channel(t.id) for t in channel.threads]
+        return [m for m in found if m is not None]
 
     @app_commands.command(name="hand", description=desc("cmd.game.hand"))
     async def hand(self, interaction: discord.Interaction) -> None:
@@ -102,6 +124,9 @@ class Common(commands.GroupCog, group_name="game", group_description=desc("cmd.g
             seat = self.bot.matches.seat_of(m, interaction.user.id)
             if seat is None:
                 await self.bot.reply_engine_error(interaction, NotInMatch())
+                return
+            if m.status == "lobby":  # the same answer as the confirmed form: nothing to resign yet
+                await self.bot.reply_engine_error(interaction, LobbyError("lobby.use_leave"))
                 return
             tr = translator(interaction.locale)
             others = [s for i, s in enumerate(m.seats) if i != seat]
@@ -122,7 +147,7 @@ class Common(commands.GroupCog, group_name="game", group_description=desc("cmd.g
 
     @app_commands.command(name="end", description=desc("cmd.game.end"))
     async def end(self, interaction: discord.Interaction) -> None:
-        if (mid := await self._live(interaction)) is None:
+        if (mid := await self._live(interaction, any_game=self.bot.is_moderator(interaction))) is None:
             return
         with self.bot.surfaces.answering():  # the reply first, then the surfaces show the end
             try:

@@ -16,6 +16,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "error.not_in_match": "You aren't playing in this game.",
     "error.stale": "This board has moved on since you looked at it: use the current buttons.",
     "error.no_match": "There is no game running here.",
+    "error.no_match_threads": "No game runs in this channel itself; the games started here run in their threads: {threads}. Use the command there.",
     "error.match_over": "This game is already over.",
     "error.lessons_live": "What you could have done better is told once the game is over (and not for "
     "races of speed such as Ubongo).",
@@ -71,10 +72,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "match.set_aside": "A game saved in this channel could not be read after a restart, so it was closed. Sorry! Start a new one any time.",
     "match.clock_held": "⏳ This game's clock is held up: the database cannot be written right now. The bot keeps trying and the game goes on as soon as it can.",
     "match.resigned_win": "🏳 Game over by resignation. Winner: {name}.",
-    "match.resigned_played": (
-        "{names} resigned; the computer played their seat.",
-        "{names} resigned; the computer played their seats.",
-    ),
+    "match.resigned_played": "{names} resigned; the computer played on for them.",
     "match.due": "(time runs out {when})",
     "match.dm_closed": "✉️ {name}: I can't send you direct messages, so use the button below to see your cards.",
     "match.your_turn": "{mentions}: {what} in {game} (time runs out {when}).",

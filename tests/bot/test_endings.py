@@ -1,0 +1,198 @@
+"""The ways a game ends agree on every surface (issue 33): a member who resigned is never named the
+winner (board, thread line, /stats), still owns their decisions (🎓), and is said to have resigned;
+resign in a lobby says Leave; a rematch never waits on a player who asked to be forgotten; a game in
+its own thread is reached from the channel it was started in."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+import pytest
+
+import engine.lobby
+from bot.cogs.stats import line
+from bot.games.base import Ctx
+from bot.i18n import translator
+from engine import ratings
+from engine.games.ugah import RULES as UGAH
+from tests.bot.helpers import board, button_id, setup_table
+
+TR = translator(None)
+TURN = 10  # seconds: nobody clicks, so every turn runs out and the computer plays it
+
+
+@pytest.fixture
+def seed(monkeypatch):
+    """``seed(n)``: the next matches are dealt from ``n`` (then n+1...)."""
+
+    def use(n: int) -> None:
+        seeds = iter(range(n, n + 100))
+        monkeypatch.setattr(engine.lobby, "_new_seed", lambda: next(seeds))
+
+    return use
+
+
+def answered(r: Any) -> Any:
+    assert r.acknowledged, f"unanswered: {r!r}"
+    return r
+
+
+async def lobby_of_three(env: Any, **options: Any) -> tuple[Any, Any, list[Any], int]:
+    """alice opens Ugah, bob and carol join; (guild, channel, players, match id) of the lobby."""
+    guild, channel, players = setup_table(env, 3)
+    r = answered(await players[0].slash(channel, "ugah start", **options))
+    assert not r.ephemeral, r.response.content
+    for p in players[1:]:
+        answered(await p.click(board(channel), custom_id=button_id(board(channel), "join", "l")))
+    m = await env.bot.matches.live_in_channel(channel.id)
+    return guild, channel, players, m.id
+
+
+async def run_out(env: Any, mid: int, limit: int = 600) -> Any:
+    """Virtual time runs on until the match is over; its row."""
+    for _ in range(limit):
+        m, _ = await env.bot.matches.get(mid)
+        if m.status != "active":
+            break
+        await env.advance_time(TURN + 1)
+    await env.bot.surfaces.settle(mid)
+    m, _ = await env.bot.matches.get(mid)
+    return m
+
+
+async def test_a_resigned_member_is_never_the_winner_and_keeps_their_lessons(simcord_env, seed):
+    """Ugah with three seats in its own thread (seed 2): bob resigns at once, the computer plays his
+    seat and, as it happens, scores most (22, 23, 18). The board, the line in the channel and /stats
+    agree: alice wins, bob resigned and the computer played his seat; bob's 🎓 finds his seat."""
+    env = simcord_env
+    seed(2)
+    _, channel, (alice, bob, carol), mid = await lobby_of_three(env, thread=True, turn_seconds=TURN)
+    line_id = board(channel).id
+    answered(await alice.click(board(channel), custom_id=button_id(board(channel), "start", "l")))
+    [thread] = channel.threads
+    r = answered(await bob.slash(thread, "game resign", confirm=True))
+    assert r.response.content == TR("done.resigned")
+    m = await run_out(env, mid)
+    _, state = await env.bot.matches.get(mid)
+    assert m.status == "finished" and UGAH.outcome(state).winners == [1], "the count names bob's seat"
+    final = board(thread)
+    assert "Winner: alice." in final.content and "Winner: bob" not in final.content, final.content
+    note = TR("match.resigned_played", names="bob")
+    assert note in final.content
+    assert Ctx(m, state, TR).view()["winners"] == [0], "the picture is drawn from the decided winners"
+    channel_line = next(x for x in channel.history() if x.id == line_id)
+    assert "Winner: alice." in channel_line.content and note in channel_line.content, channel_line.content
+    # /stats: alice won, bob did not (and says so in the same words as the ratings)
+    for who, wins in ((alice, 1), (bob, 0), (carol, 0)):
+        standing = (await env.bot.store.standings(m.guild_id, ratings.user_key(who.id)))["ugah"]
+        assert (standing.played, standing.wins) == (1, wins), who.user.name
+        r = answered(await who.slash(channel, "stats"))
+        assert line(TR, standing) in r.response.content
+    # 🎓: bob's seat is still his, though the computer played it (he made no decision himself)
+    r = answered(await bob.click(final, custom_id=f"h:{mid}:0:lessons"))
+    text = (r.followups[-1] if r.followups else r.response).content
+    assert TR("error.not_in_match") not in text
+    assert TR("lessons.no_decisions") in text, text
+
+
+async def test_resign_in_a_lobby_says_to_use_leave_before_it_is_confirmed(simcord_env):
+    env = simcord_env
+    _, channel, (_alice, bob, _carol), mid = await lobby_of_three(env)
+    for confirm in (False, True):
+        r = answered(await bob.slash(channel, "game resign", confirm=confirm))
+        assert r.ephemeral and r.response.content == TR("lobby.use_leave"), (confirm, r.response.content)
+    m, _ = await env.bot.matches.get(mid)
+    assert m.status == "lobby" and len(m.seats) == 3
+
+
+async def finished_with_forgotten(env: Any, seats: int) -> tuple[Any, list[Any], int]:
+    """Ugah of ``seats`` people, played out by the computer as every turn runs out; then bob asks to
+    be forgotten. (channel, players, match id)."""
+    _, channel, players = setup_table(env, seats)
+    answered(await players[0].slash(channel, "ugah start", turn_seconds=TURN))
+    for p in players[1:]:
+        answered(await p.click(board(channel), custom_id=button_id(board(channel), "join", "l")))
+    answered(await players[0].click(board(channel), custom_id=button_id(board(channel), "start", "l")))
+    mid = (await env.bot.matches.live_in_channel(channel.id)).id
+    assert (await run_out(env, mid)).status == "finished"
+    r = answered(await players[1].slash(channel, "privacy forget-me", confirm=True))
+    m, _ = await env.bot.matches.get(mid)
+    assert m.seats[1].user_id is None, r.response.content
+    return channel, players, mid
+
+
+async def test_a_rematch_leaves_out_a_player_who_asked_to_be_forgotten(simcord_env):
+    """Three seats, bob forgotten: alice's rematch waits only for carol (never on "a former player
+    ⏳"), and carol's Accept starts it with the two of them."""
+    env = simcord_env
+    channel, (alice, _bob, carol), mid = await finished_with_forgotten(env, 3)
+    answered(await alice.click(board(channel), custom_id=f"l:{mid}:0:rematch"))
+    offer = await env.bot.matches.live_in_channel(channel.id)
+    assert [s.user_id for s in offer.seats] == [alice.id, carol.id]
+    assert offer.meta.pending == [carol.id] and TR("seat.forgotten") not in board(channel).content
+    answered(await carol.click(board(channel), custom_id=button_id(board(channel), "accept", "l")))
+    m, _ = await env.bot.matches.get(offer.id)
+    assert m.status == "active" and [s.user_id for s in m.seats] == [alice.id, carol.id]
+
+
+async def test_a_two_seat_rematch_without_its_forgotten_player_says_so_at_once(simcord_env):
+    env = simcord_env
+    channel, (alice, _bob), mid = await finished_with_forgotten(env, 2)
+    r = answered(await alice.click(board(channel), custom_id=f"l:{mid}:0:rematch"))
+    assert r.ephemeral and r.response.content == TR("rematch.forgotten", game="ugah", min=2)
+    assert await env.bot.matches.live_in_channel(channel.id) is None, "no offer waits on a former player"
+
+
+async def test_a_rematch_seats_the_computer_for_a_member_who_resigned(simcord_env):
+    """bob resigned a three-seat game: the rematch does not wait for him (he left) and does not call
+    the computer that played his seat "bob"."""
+    env = simcord_env
+    _, channel, (alice, bob, carol), mid = await lobby_of_three(env, turn_seconds=TURN)
+    answered(await alice.click(board(channel), custom_id=button_id(board(channel), "start", "l")))
+    answered(await bob.slash(channel, "game resign", confirm=True))
+    assert (await run_out(env, mid)).status == "finished"
+    answered(await alice.click(board(channel), custom_id=f"l:{mid}:0:rematch"))
+    offer = await env.bot.matches.live_in_channel(channel.id)
+    assert [(s.user_id, s.name, s.ai) for s in offer.seats] == [
+        (alice.id, "alice", False), (None, "Computer 1", True), (carol.id, "carol", False)
+    ]  # fmt: skip
+    assert offer.meta.pending == [carol.id]
+
+
+async def thread_game(env: Any, channel: Any, host: Any, guest: Any) -> tuple[int, Any]:
+    """``host`` starts Ugah in its own thread from ``channel``, ``guest`` joins: (match id, thread)."""
+    answered(await host.slash(channel, "ugah start", thread=True))
+    answered(await guest.click(board(channel), custom_id=button_id(board(channel), "join", "l")))
+    before = {t.id for t in channel.threads}
+    answered(await host.click(board(channel), custom_id=button_id(board(channel), "start", "l")))
+    [thread] = [t for t in channel.threads if t.id not in before]
+    return (await env.bot.matches.live_in_channel(thread.id)).id, thread
+
+
+async def test_a_game_in_its_thread_is_reached_from_the_channel_it_was_started_in(simcord_env):
+    """/game board, resign and end in the channel act on the user's game in a thread started there;
+    a moderator's /game end acts on the only one, and lists the threads when there are several."""
+    env = simcord_env
+    guild, channel, (alice, bob, carol, dave) = setup_table(env, 4)
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_messages=True))
+    mod = guild.add_member(env.create_user("modkate"), roles=[mods])
+    first, thread1 = await thread_game(env, channel, alice, bob)
+    second, thread2 = await thread_game(env, channel, carol, dave)
+    r = answered(await bob.slash(channel, "game resign"))
+    assert r.response.content == TR("resign.ask_lost", name="alice"), r.response.content
+    r = answered(await carol.slash(channel, "game board"))
+    assert (r.followups[-1] if r.followups else r.response).content == TR("done.reposted")
+    r = answered(await mod.slash(channel, "game end"))
+    assert f"<#{thread1.id}>" in r.response.content and f"<#{thread2.id}>" in r.response.content
+    assert [(await env.bot.matches.get(x))[0].status for x in (first, second)] == ["active", "active"]
+    r = answered(await alice.slash(channel, "game end"))
+    assert r.response.content == TR("done.ended")
+    await env.bot.surfaces.settle(first)
+    assert "ended by alice" in board(thread1).content
+    r = answered(await mod.slash(channel, "game end"))  # one left: the moderator ends it
+    assert r.response.content == TR("done.ended")
+    m, _ = await env.bot.matches.get(second)
+    assert m.status == "cancelled" and m.meta.ended_by_name == "modkate"
+    r = answered(await alice.slash(channel, "game end"))
+    assert r.response.content == TR("error.no_match")
