@@ -330,6 +330,8 @@ def game_picture(m: MatchRow, state: Any) -> Board:
 def private(m: MatchRow, state: Any, seat: int, tr: Translator, display: str = "") -> Board:
     """A seat's private surface (DM or ephemeral panel), from that seat's view only."""
     ctx = Ctx(m, state, tr, seat=seat, display=display)
+    if m.status == "active" and m.seats[seat].ai:  # a member who resigned: nothing to do here any more
+        return Board(tr("private.resigned", game=tr(f"game.{m.game}")), None)
     surface = UIS[m.game].private_surface(ctx)
     if m.status == "active":
         return Board(
@@ -341,11 +343,13 @@ def private(m: MatchRow, state: Any, seat: int, tr: Translator, display: str = "
         )
     # over: the final picture, no controls, and how it ended instead of any instruction or turn line
     # (kept only where the game's own final text says the result already)
-    status = _status(ctx)
+    status, note = _status(ctx), resigned_note(ctx)
     end = tr("private.over", game=tr(f"game.{m.game}"), status=status)
     over_by_rules = m.status == "finished" and rules_for(m.game).outcome(state) is not None
-    content = surface.content if over_by_rules and status in surface.content else end
-    if over_by_rules and content is end:
+    content = end
+    if over_by_rules and status.removesuffix(f" · {note}") in surface.content:
+        content = f"{surface.content}\n{note}" if note else surface.content
+    elif over_by_rules:
         content = f"{end}\n{surface.content}"
     return Board(cut(content, MAX_CONTENT), None, surface.draw, surface.filename, surface.alt)
 

@@ -30,13 +30,15 @@ class DmSurface(Redrawn):
     def seats(self, m: MatchRow, rows: Rows) -> list[int]:
         if UIS[m.game].private != "dm" or m.status == "lobby" or m.state is None:
             return []
-        return [i for i, s in enumerate(m.seats) if not s.ai and s.user_id is not None]
+        return [i for i, s in enumerate(m.seats) if s.user_id is not None]  # (a member who resigned too)
 
     async def draft(self, rec: Reconciler, m: MatchRow, state: Any) -> Drafted | None:
         info = m.seats[rec.seat]
-        if state is None or info.ai or info.user_id is None:
+        if state is None or info.user_id is None:
             return None
         row = await self.ctx.addresses.dm(m, rec.seat)
+        if info.ai and (row is None or row.message_id is None):
+            return None  # a member who resigned: only the DM they had is told so (and the result)
         if row is not None and row.channel_id == 0:
             return None  # DMs closed: this seat plays through the panel
         tr = self.ctx.languages.private_tr(m, info.user_id)

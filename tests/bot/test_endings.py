@@ -15,8 +15,11 @@ from bot.cogs.stats import line
 from bot.games.base import Ctx
 from bot.i18n import translator
 from engine import ratings
+from engine.games.honga import RULES as HONGA
+from engine.games.ubongo import RULES as UBONGO
 from engine.games.ugah import RULES as UGAH
 from tests.bot.helpers import board, button_id, setup_table
+from tests.kit_ubongo import dm_board
 
 TR = translator(None)
 TURN = 10  # seconds: nobody clicks, so every turn runs out and the computer plays it
@@ -196,3 +199,65 @@ async def test_a_game_in_its_thread_is_reached_from_the_channel_it_was_started_i
     assert m.status == "cancelled" and m.meta.ended_by_name == "modkate"
     r = answered(await alice.slash(channel, "game end"))
     assert r.response.content == TR("error.no_match")
+
+
+async def resigned_three(
+    env: Any, game: str, *, done: bool = True, **options: Any
+) -> tuple[Any, list[Any], int]:
+    """``game`` with alice, bob and carol; bob resigns at once and nobody clicks again: the computer
+    plays every turn to the end (unless not ``done``). (channel, players, match id)."""
+    _, channel, players = setup_table(env, 3)
+    answered(await players[0].slash(channel, f"{game} start", **options))
+    for p in players[1:]:
+        answered(await p.click(board(channel), custom_id=button_id(board(channel), "join", "l")))
+    answered(await players[0].click(board(channel), custom_id=button_id(board(channel), "start", "l")))
+    mid = (await env.bot.matches.live_in_channel(channel.id)).id
+    answered(await players[1].slash(channel, "game resign", confirm=True))
+    await env.bot.surfaces.settle(mid)
+    if done:
+        assert (await run_out(env, mid, limit=1500)).status == "finished"
+    return channel, players, mid
+
+
+async def test_honga_a_resigned_member_never_wins_and_the_tiebreak_follows(simcord_env, seed):
+    """Honga (seed 1): the computer's count for bob's seat is the best (21, 28, 13); alice wins, by
+    most points, on the board, its picture's words and every player's view."""
+    env = simcord_env
+    seed(1)
+    channel, _players, mid = await resigned_three(env, "honga", target="short", turn_seconds=TURN)
+    m, state = await env.bot.matches.get(mid)
+    assert HONGA.outcome(state).winners == [1]
+    final = board(channel)
+    winner = TR("honga.status.over", winners="alice", tiebreak=TR("honga.tiebreak.score"), scores="")
+    assert winner.split(". Scores")[0] in final.content, final.content
+    assert TR("match.resigned_played", names="bob") in final.content
+    assert TR("honga.alt.over", winners="alice") in final.attachments[0].description
+    for seat in (None, 0, 1, 2):
+        view = Ctx(m, state, TR, seat=seat).view()
+        assert (view["winners"], view["tiebreak"]) == ([0], "score"), seat
+
+
+async def test_ubongo_a_resigned_member_never_wins_and_their_dm_says_so(simcord_env, seed):
+    """Ubongo: bob resigns, the computer solves his puzzles while alice and carol let every round run
+    out: by the count his seat wins (0, 24, 0); alice and carol share the win on the board, in every
+    DM and on /stats. Bob's DM stops offering his puzzle at once, and shows the result at the end."""
+    env = simcord_env
+    seed(1)
+    channel, (alice, bob, carol), mid = await resigned_three(env, "ubongo", done=False, side="A")
+    m, _ = await env.bot.matches.get(mid)
+    assert dm_board(bob).content == TR("private.resigned", game=TR(f"game.{m.game}"))
+    assert dm_board(bob).components == [], "nothing to click in a seat the computer plays"
+    assert (await run_out(env, mid, limit=1500)).status == "finished"
+    m, state = await env.bot.matches.get(mid)
+    assert UBONGO.outcome(state).winners == [1]
+    winner = "Winner: alice & carol."
+    note = TR("match.resigned_played", names="bob")
+    assert winner in board(channel).content and note in board(channel).content, board(channel).content
+    for p in (alice, bob, carol):
+        assert winner in dm_board(p).content and note in dm_board(p).content, (
+            p.user.name,
+            dm_board(p).content,
+        )
+    for who, wins in ((alice, 1), (bob, 0), (carol, 1)):
+        standing = (await env.bot.store.standings(m.guild_id, ratings.user_key(who.id)))["ubongo"]
+        assert standing.wins == wins, who.user.name
