@@ -16,7 +16,7 @@ from bot.games import UIS
 from bot.games.base import Ctx
 from bot.games.common import MAX_ALT
 from bot.i18n import Translator, seat_name, translator
-from engine import lessons, timers
+from engine import lessons, result, timers
 from engine.fair import seed_hash
 from engine.registry import computer_for, rules_for
 from engine.store import MatchRow
@@ -189,26 +189,36 @@ def closed_lobby(m: MatchRow, tr: Translator) -> Board:
     key = "lobby.expired" if kind == "lobby_expired" else "lobby.cancelled"
     if m.meta.pending is not None:  # a rematch offer that was declined or ran out
         key = "rematch.declined" if kind == "rematch_declined" else "rematch.expired"
-    return Board(tr(key, title=tr(f"game.{m.game}"), name=_ender(m)), None)
+    return Board(tr(key, title=tr(f"game.{m.game}"), name=_ender(m, tr)), None)
 
 
-def _ender(m: MatchRow) -> str:
-    """Who ended the match: the name noted with it (a moderator may not be seated), else their seat's."""
+def _ender(m: MatchRow, tr: Translator) -> str:
+    """Who ended the match: the name noted with it (a moderator may not be seated), else their seat's;
+    a former player once the one who ended it asked to be forgotten."""
     if m.meta.ended_by_name:
         return discord.utils.escape_markdown(m.meta.ended_by_name)
     for s in m.seats:
-        if s.user_id == m.meta.ended_by:
+        if m.meta.ended_by is not None and s.user_id == m.meta.ended_by:
             return discord.utils.escape_markdown(s.name)
-    return "?"
+    return tr("seat.forgotten")
+
+
+CLOSED = ("channel_gone", "lobby_failed")  # a game nobody ended: the bot closed it (engine.match)
+
+
+def _ended(m: MatchRow, tr: Translator) -> str:
+    """How a game ended before its finish: who ended it, or why the bot closed it."""
+    kind = m.meta.events[0].kind if m.meta.events else ""
+    if kind in CLOSED and m.meta.ended_by is None and not m.meta.ended_by_name:
+        return tr(f"match.closed_{kind}")
+    return tr("match.ended", name=_ender(m, tr))
 
 
 def _status(ctx: Ctx) -> str:
     m, tr = ctx.m, ctx.tr
-    if m.status == "cancelled":
-        return tr("match.ended", name=_ender(m))
     if m.status == "broken":
         return tr("match.broken")
-    status = UIS[m.game].status_line(ctx)
+    status = _ended(m, tr) if m.status == "cancelled" else UIS[m.game].status_line(ctx)
     result = m.meta.result
     if result is not None and result.reason == "resignation":
         winners = result.winners
@@ -222,13 +232,16 @@ def _status(ctx: Ctx) -> str:
 
 
 def resigned_note(ctx: Ctx) -> str:
-    """Who resigned a game of three or more seats that is over, and that the computer played their
-    seats to the end: empty when nobody did (engine.result decides it with the winners; a resignation
-    with two seats is the result itself, "Game over by resignation")."""
-    final = ctx.final()
-    if final is None or not final.computer:
+    """Who resigned a game of three or more seats that is over (finished, or ended before its finish),
+    and that the computer played on for them: empty when nobody did (engine.result decides it with
+    the winners; a resignation with two seats is the result itself, "Game over by resignation")."""
+    final, m = ctx.final(), ctx.m
+    seats = list(final.computer) if final is not None else []
+    if m.status == "cancelled" and len(m.seats) > 2:  # ended before its finish: whom it played for
+        seats = [i for i in result.resigned_seats(m) if m.seats[i].user_id != m.meta.ended_by]
+    if not seats:
         return ""
-    names = " & ".join(ctx.shown_names[i] for i in final.computer)
+    names = " & ".join(ctx.shown_names[i] for i in seats)
     return ctx.tr("match.resigned_played", names=names)
 
 

@@ -67,6 +67,8 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "lobby.expired": "**{title}**: this lobby expired because nobody started the game.",
     "lobby.cancelled": "**{title}**: the lobby was cancelled.",
     "match.ended": "This game was ended by {name}.",
+    "match.closed_channel_gone": "This game was closed because its channel was deleted.",
+    "match.closed_lobby_failed": "This game was closed because its message could not be posted.",
     "match.ended_caption": "This game was ended before its finish",
     "match.broken": "This game's saved data could not be read, so it was closed.",
     "match.set_aside": "A game saved in this channel could not be read after a restart, so it was closed. Sorry! Start a new one any time.",

@@ -261,3 +261,29 @@ async def test_ubongo_a_resigned_member_never_wins_and_their_dm_says_so(simcord_
     for who, wins in ((alice, 1), (bob, 0), (carol, 1)):
         standing = (await env.bot.store.standings(m.guild_id, ratings.user_key(who.id)))["ubongo"]
         assert standing.wins == wins, who.user.name
+
+
+async def test_a_game_ended_early_names_who_ended_it_and_whom_the_computer_played_for(simcord_env):
+    """bob resigned a three-seat game, then the host ended it: the board says both."""
+    env = simcord_env
+    channel, (alice, _bob, _carol), mid = await resigned_three(env, "ugah", done=False)
+    answered(await alice.slash(channel, "game end"))
+    await env.bot.surfaces.settle(mid)
+    text = f"{TR('match.ended', name='alice')} · {TR('match.resigned_played', names='bob')}"
+    assert text in board(channel).content, board(channel).content
+
+
+async def test_a_deleted_thread_closes_its_game_and_the_line_says_why(simcord_env):
+    """The thread of a game is deleted: the game closes, and its line in the channel says the bot
+    closed it because its channel was deleted (it was never "ended by ?")."""
+    env = simcord_env
+    _, channel, (alice, bob, *_) = setup_table(env, 2)
+    mid, thread = await thread_game(env, channel, alice, bob)
+    line_id = next(x.id for x in channel.history() if x.type is not discord.MessageType.thread_created)
+    env.backend.delete_channel(thread.id)
+    await env.advance_time(1)
+    m, _ = await env.bot.matches.get(mid)
+    assert m.status == "cancelled"
+    await env.bot.surfaces.settle(mid)
+    line_text = next(x for x in channel.history() if x.id == line_id).content
+    assert TR("match.closed_channel_gone") in line_text, line_text
