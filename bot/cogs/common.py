@@ -81,9 +81,12 @@ class Common(commands.GroupCog, group_name="game", group_description=desc("cmd.g
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
-    async def _live(self, interaction: discord.Interaction, *, any_game: bool = False) -> int | None:
-        """The game this command is about: the one running in this channel, else the user's own game
-        (``any_game``: any game) running in a thread started from it; several: their threads, listed."""
+    async def _live(
+        self, interaction: discord.Interaction, *, reach: bool = True, any_game: bool = False
+    ) -> int | None:
+        """The game this command is about: the one running in this channel, else (``reach``) the
+        user's own game (``any_game``: any game) running in a thread started from it; several, or a
+        command that must be used in the game's place (``reach`` False): their threads, listed."""
         m = await self.bot.matches.live_in_channel(interaction.channel_id or 0)
         if m is not None:
             return m.id
@@ -91,7 +94,7 @@ class Common(commands.GroupCog, group_name="game", group_description=desc("cmd.g
         user = interaction.user.id
         mine = [x for x in inside if x.host_id == user or any(s.user_id == user for s in x.seats)]
         chosen = mine or (inside if any_game else [])
-        if len(chosen) == 1:
+        if reach and len(chosen) == 1:
             return chosen[0].id
         if not inside:
             await self.bot.reply_engine_error(interaction, MatchNotFound())
@@ -111,7 +114,7 @@ class Common(commands.GroupCog, group_name="game", group_description=desc("cmd.g
 
     @app_commands.command(name="hand", description=desc("cmd.game.hand"))
     async def hand(self, interaction: discord.Interaction) -> None:
-        if (mid := await self._live(interaction)) is not None:
+        if (mid := await self._live(interaction, reach=False)) is not None:  # (a panel lives by its board)
             await self.bot.show_hand(interaction, mid)
 
     @app_commands.command(name="resign", description=desc("cmd.game.resign"))

@@ -182,6 +182,8 @@ async def test_a_game_in_its_thread_is_reached_from_the_channel_it_was_started_i
     mod = guild.add_member(env.create_user("modkate"), roles=[mods])
     first, thread1 = await thread_game(env, channel, alice, bob)
     second, thread2 = await thread_game(env, channel, carol, dave)
+    r = answered(await alice.slash(channel, "game hand"))  # a hand is shown where its game is: pointed to
+    assert r.ephemeral and r.response.content == TR("error.no_match_threads", threads=f"<#{thread1.id}>")
     r = answered(await bob.slash(channel, "game resign"))
     assert r.response.content == TR("resign.ask_lost", name="alice"), r.response.content
     r = answered(await carol.slash(channel, "game board"))
