@@ -104,8 +104,8 @@ def step_lines(m: MatchRow, steps: Sequence[Step], k: int, tr: Translator) -> li
             lines = [tr("replay.clock")]
         else:
             lines = [tr("replay.acted", name=ctx.shown_names[seat])]
-    if k == len(steps) - 1 and m.status not in LIVE:
-        lines.append(tr("replay.end"))
+    if k == len(steps) - 1 and m.status not in LIVE:  # how it ended, as the board says it
+        lines += [tr("replay.end"), messages.outcome_line(m, step.state, tr)]
     return lines
 
 

@@ -92,6 +92,12 @@ async def test_a_resigned_member_is_never_the_winner_and_keeps_their_lessons(sim
         assert (standing.played, standing.wins) == (1, wins), who.user.name
         r = answered(await who.slash(channel, "stats"))
         assert line(TR, standing) in r.response.content
+    # /replay's last step says how it ended, as the board does
+    r = answered(await carol.slash(channel, "replay", match=mid))
+    msg = r.response.message
+    r = answered(await carol.click(msg, custom_id=button_id(msg, "last", "r")))
+    last = r.response.message.content if r.response else r.followups[-1].content
+    assert "Winner: alice." in last and note in last, last
     # 🎓: bob's seat is still his, though the computer played it (he made no decision himself)
     r = answered(await bob.click(final, custom_id=f"h:{mid}:0:lessons"))
     text = (r.followups[-1] if r.followups else r.response).content
