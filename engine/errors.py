@@ -75,6 +75,11 @@ class StillPlaying(EngineError, key="error.forget_live"):
     use): ``n`` such matches; nothing was changed."""
 
 
+class StillResigned(StillPlaying, key="error.forget_resigned"):
+    """As StillPlaying, where every such match is one the user resigned (the computer plays their
+    seat until it ends): there is nothing left for them to leave."""
+
+
 class NoLessonsYet(EngineError, key="error.lessons_live"):
     """A recap that teaches is for a finished game: asked of a live one (or of a game whose computer
     cannot value decisions); nothing is computed."""

@@ -32,6 +32,7 @@ from engine.errors import (
     NotYourTurn,
     StaleAction,
     StillPlaying,
+    StillResigned,
 )
 from engine.firing import Firing
 from engine.history import HISTORIES, History
@@ -239,11 +240,21 @@ class Matches(Writer):
         try:
             forgotten = await self.store.forget_user(user_id, self.now())
         except SeatedInLiveMatch as err:
-            raise StillPlaying(n=len(err.match_ids)) from None
+            raise await self._still_seated(user_id, err.match_ids) from None
         except StoreBusy:
             raise DatabaseBusy() from None
         self.forget_finished()
         return forgotten
+
+    async def _still_seated(self, user_id: int, match_ids: list[int]) -> StillPlaying:
+        """Why forget-me waits: a live game to finish or leave, or only games the user resigned
+        (nothing left to leave: the computer plays their seat until the game ends)."""
+        try:
+            rows = [(await self.get(mid))[0] for mid in match_ids]
+        except EngineError:
+            return StillPlaying(n=len(match_ids))
+        resigned = all(self.seat_of(m, user_id) is None for m in rows)
+        return (StillResigned if resigned else StillPlaying)(n=len(match_ids))
 
     # ---- recovery ------------------------------------------------------------------------------
 

@@ -204,6 +204,10 @@ MESSAGES.update(
             "Still seated in {n} game that has not ended: nothing was deleted. Finish or leave it (`/game resign`, or Leave in a lobby), then try again.",
             "Still seated in {n} games that have not ended: nothing was deleted. Finish or leave them (`/game resign`, or Leave in a lobby), then try again.",
         ),
+        "error.forget_resigned": (
+            "You left {n} game that has not ended yet: the computer plays your seat until it ends, so nothing was deleted. Try again once it has ended.",
+            "You left {n} games that have not ended yet: the computer plays your seats until they end, so nothing was deleted. Try again once they have ended.",
+        ),
         "seat.forgotten": "a former player",  # a seat whose player had their data deleted
     }
 )

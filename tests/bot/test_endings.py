@@ -295,3 +295,16 @@ async def test_a_deleted_thread_closes_its_game_and_the_line_says_why(simcord_en
     await env.bot.surfaces.settle(mid)
     line_text = next(x for x in channel.history() if x.id == line_id).content
     assert TR("match.closed_channel_gone") in line_text, line_text
+
+
+async def test_forget_me_after_resigning_says_to_wait_for_the_end_not_to_resign(simcord_env):
+    """bob resigned a three-seat game that runs on: forget-me waits for its end and says so (it does
+    not tell him to resign, which he did); once it has ended, it forgets him."""
+    env = simcord_env
+    channel, (_alice, bob, _carol), mid = await resigned_three(env, "ugah", done=False, turn_seconds=TURN)
+    r = answered(await bob.slash(channel, "privacy forget-me", confirm=True))
+    assert r.ephemeral and r.response.content == TR("error.forget_resigned", n=1), r.response.content
+    assert (await run_out(env, mid)).status == "finished"
+    r = answered(await bob.slash(channel, "privacy forget-me", confirm=True))
+    m, _ = await env.bot.matches.get(mid)
+    assert m.seats[1].user_id is None and m.meta.resigned == [1], r.response.content
