@@ -18,7 +18,7 @@ from engine import ratings
 from engine.games.honga import RULES as HONGA
 from engine.games.ubongo import RULES as UBONGO
 from engine.games.ugah import RULES as UGAH
-from tests.bot.helpers import board, button_id, setup_table
+from tests.bot.helpers import board, button_id, restart, setup_table
 from tests.kit_ubongo import dm_board
 
 TR = translator(None)
@@ -179,7 +179,7 @@ async def thread_game(env: Any, channel: Any, host: Any, guest: Any) -> tuple[in
     return (await env.bot.matches.live_in_channel(thread.id)).id, thread
 
 
-async def test_a_game_in_its_thread_is_reached_from_the_channel_it_was_started_in(simcord_env):
+async def test_a_game_in_its_thread_is_reached_from_the_channel_it_was_started_in(simcord_env, bot_factory):
     """/game board, resign and end in the channel act on the user's game in a thread started there;
     a moderator's /game end acts on the only one, and lists the threads when there are several."""
     env = simcord_env
@@ -194,6 +194,7 @@ async def test_a_game_in_its_thread_is_reached_from_the_channel_it_was_started_i
     assert r.response.content == TR("resign.ask_lost", name="alice"), r.response.content
     r = answered(await carol.slash(channel, "game board"))
     assert (r.followups[-1] if r.followups else r.response).content == TR("done.reposted")
+    await restart(env, bot_factory)  # the threads are known after a restart too
     r = answered(await mod.slash(channel, "game end"))
     assert f"<#{thread1.id}>" in r.response.content and f"<#{thread2.id}>" in r.response.content
     assert [(await env.bot.matches.get(x))[0].status for x in (first, second)] == ["active", "active"]
