@@ -78,10 +78,12 @@ def final(m: MatchRow, state: Any) -> Final | None:
     named = tuple(rules_outcome.winners)
     winners = [w for w in named if w not in resigned]
     tiebreak = _view_tiebreak(m, state)
+    reason = rules_outcome.reason
     if len(winners) < len(named):  # what decides among the others (their winners, if none is left)
         best, tiebreak = _best_of(m, state, scores, [i for i in range(n) if i not in resigned])
         winners = winners or best
-    return Final(scores, winners, rules_outcome.reason, tuple(resigned), computer, tiebreak, named)
+        reason = "win" if reason == "draw" and len(winners) == 1 else reason
+    return Final(scores, winners, reason, tuple(resigned), computer, tiebreak, named)
 
 
 def _view_tiebreak(m: MatchRow, state: Any) -> str | None:

@@ -50,7 +50,7 @@ def test_the_rules_winners_who_stayed_keep_the_win():
     state = honga_over([10, 30, 30], [[1, 1, 1, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
     assert HONGA.outcome(state).winners == [1, 2]
     final = result.final(row("honga", people({1}), resigned=[1]), state)
-    assert (final.winners, final.tiebreak) == ([2], "score")
+    assert (final.winners, final.tiebreak, final.reason) == ([2], "score", "win")
     nobody = result.final(row("honga", people(set())), state)
     assert (nobody.winners, nobody.resigned, nobody.tiebreak, nobody.changed) == ([1, 2], (), "shared", False)
 
