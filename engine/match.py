@@ -41,7 +41,7 @@ from engine.options import TURN_SECONDS
 from engine.registry import rules_for
 from engine.signals import Signals, Update
 from engine.staleness import log_action
-from engine.store import LIVE, Forgotten, LiveEntry, SeatedInLiveMatch, StoreBusy, WriteConflict
+from engine.store import LIVE, Forgotten, LiveEntry, MatchRow, SeatedInLiveMatch, StoreBusy, WriteConflict
 from engine.store.base import Store
 from engine.timers import AWAY_SECONDS
 from engine.writer import Conflict, Writer
@@ -179,7 +179,7 @@ class Matches(Writer):
             if seat is None:
                 raise NotInMatch()
             if m.status == "lobby":
-                raise LobbyError("lobby.use_leave")
+                raise self.not_started(m, user_id)
             if m.status != "active":
                 raise MatchOver()
             read = m.version
@@ -195,6 +195,11 @@ class Matches(Writer):
             if not any(not s.ai for s in m.seats):
                 return await self.cancel(m, state, event, read, ended_by=(user_id, m.seats[seat].name))
             return await self.commit_moves(m, state, state, [event], [], read, acted=None, human=True)
+
+    @staticmethod
+    def not_started(m: MatchRow, user_id: int) -> LobbyError:
+        """What resigning from a lobby says: a player leaves with Leave, the host closes it with Cancel."""
+        return LobbyError("lobby.use_cancel" if user_id == m.host_id else "lobby.use_leave")
 
     async def end(self, match_id: int, user_id: int, *, moderator: bool, name: str | None = None) -> Update:
         """The host or a moderator ends a live match; ``name``: theirs as shown (a moderator may not

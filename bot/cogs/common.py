@@ -19,7 +19,7 @@ from bot.render_pool import rendered
 from bot.replay import rules_pictures
 from bot.surfaces import thread
 from bot.surfaces.send import CHANNEL_GONE, FORBIDDEN, verdict
-from engine.errors import EngineError, LobbyError, MatchNotFound, NotInMatch
+from engine.errors import EngineError, MatchNotFound, NotInMatch
 from engine.fair import export, seed_hash
 from engine.meta import MatchMeta
 from engine.store import MatchRow
@@ -129,7 +129,9 @@ class Common(commands.GroupCog, group_name="game", group_description=desc("cmd.g
                 await self.bot.reply_engine_error(interaction, NotInMatch())
                 return
             if m.status == "lobby":  # the same answer as the confirmed form: nothing to resign yet
-                await self.bot.reply_engine_error(interaction, LobbyError("lobby.use_leave"))
+                await self.bot.reply_engine_error(
+                    interaction, self.bot.matches.not_started(m, interaction.user.id)
+                )
                 return
             tr = translator(interaction.locale)
             others = [s for i, s in enumerate(m.seats) if i != seat]

@@ -46,6 +46,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "lobby.unknown": "That lobby button isn't recognised.",
     "lobby.not_started": "The game hasn't started yet.",
     "lobby.use_leave": "The game hasn't started: use the Leave button on the lobby.",
+    "lobby.use_cancel": "The game hasn't started: as its host, use the Cancel button to close the lobby.",
     "end.not_allowed": "Only the host or a moderator (Manage Messages) can end this game.",
     # lobby
     "lobby.text": "**{title}** · {options}\nPlayers ({n}/{max}, at least {min}):\n{seats}\n{hint}",

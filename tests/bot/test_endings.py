@@ -107,10 +107,12 @@ async def test_a_resigned_member_is_never_the_winner_and_keeps_their_lessons(sim
 
 async def test_resign_in_a_lobby_says_to_use_leave_before_it_is_confirmed(simcord_env):
     env = simcord_env
-    _, channel, (_alice, bob, _carol), mid = await lobby_of_three(env)
+    _, channel, (alice, bob, _carol), mid = await lobby_of_three(env)
     for confirm in (False, True):
         r = answered(await bob.slash(channel, "game resign", confirm=confirm))
         assert r.ephemeral and r.response.content == TR("lobby.use_leave"), (confirm, r.response.content)
+        r = answered(await alice.slash(channel, "game resign", confirm=confirm))  # the host cannot leave
+        assert r.ephemeral and r.response.content == TR("lobby.use_cancel"), (confirm, r.response.content)
     m, _ = await env.bot.matches.get(mid)
     assert m.status == "lobby" and len(m.seats) == 3
 
