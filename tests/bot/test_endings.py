@@ -18,7 +18,7 @@ from engine import ratings
 from engine.games.honga import RULES as HONGA
 from engine.games.ubongo import RULES as UBONGO
 from engine.games.ugah import RULES as UGAH
-from tests.bot.helpers import board, button_id, restart, setup_table
+from tests.bot.helpers import board, button_id, custom_ids, restart, setup_table
 from tests.kit_ubongo import dm_board
 
 TR = translator(None)
@@ -76,6 +76,10 @@ async def test_a_resigned_member_is_never_the_winner_and_keeps_their_lessons(sim
     [thread] = channel.threads
     r = answered(await bob.slash(thread, "game resign", confirm=True))
     assert r.response.content == TR("done.resigned")
+    await env.bot.surfaces.settle(mid)
+    game_button = next(c for c in custom_ids(board(thread), "g:"))
+    r = answered(await bob.click(board(thread), custom_id=game_button))  # he no longer plays here
+    assert r.ephemeral and TR("error.not_in_match") in r.response.content, r.response.content
     m = await run_out(env, mid)
     _, state = await env.bot.matches.get(mid)
     assert m.status == "finished" and UGAH.outcome(state).winners == [1], "the count names bob's seat"
