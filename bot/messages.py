@@ -211,6 +211,8 @@ def _ended(m: MatchRow, tr: Translator) -> str:
     kind = m.meta.events[0].kind if m.meta.events else ""
     if kind in CLOSED and m.meta.ended_by is None and not m.meta.ended_by_name:
         return tr(f"match.closed_{kind}")
+    if kind == "resigned":  # the last person at the table left: nobody was left to play for
+        return tr("match.last_resigned", name=_ender(m, tr))
     return tr("match.ended", name=_ender(m, tr))
 
 
@@ -219,10 +221,9 @@ def _status(ctx: Ctx) -> str:
     if m.status == "broken":
         return tr("match.broken")
     status = _ended(m, tr) if m.status == "cancelled" else UIS[m.game].status_line(ctx)
-    result = m.meta.result
-    if result is not None and result.reason == "resignation":
-        winners = result.winners
-        status = tr("match.resigned_win", name=" & ".join(ctx.shown_names[w] for w in winners))
+    outside = m.meta.result  # a result outside the rules: a resignation with two seats
+    if outside is not None and outside.reason == "resignation":
+        status = tr("match.resigned_win", name=" & ".join(ctx.shown_names[w] for w in outside.winners))
     if note := resigned_note(ctx):
         status += f" · {note}"
     due = [t for k, t in m.timers.items() if not k.startswith("ai:")]

@@ -68,6 +68,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "lobby.expired": "**{title}**: this lobby expired because nobody started the game.",
     "lobby.cancelled": "**{title}**: the lobby was cancelled.",
     "match.ended": "This game was ended by {name}.",
+    "match.last_resigned": "This game ended when {name}, the last player at the table, resigned.",
     "match.closed_channel_gone": "This game was closed because its channel was deleted.",
     "match.closed_lobby_failed": "This game was closed because its message could not be posted.",
     "match.ended_caption": "This game was ended before its finish",

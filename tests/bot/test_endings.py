@@ -315,3 +315,15 @@ async def test_forget_me_after_resigning_says_to_wait_for_the_end_not_to_resign(
     r = answered(await bob.slash(channel, "privacy forget-me", confirm=True))
     m, _ = await env.bot.matches.get(mid)
     assert m.seats[1].user_id is None and m.meta.resigned == [1], r.response.content
+
+
+async def test_the_last_player_resigning_ends_the_game_and_it_says_so(simcord_env):
+    env = simcord_env
+    channel, (alice, _bob, carol), mid = await resigned_three(env, "ugah", done=False)
+    answered(await carol.slash(channel, "game resign", confirm=True))
+    answered(await alice.slash(channel, "game resign", confirm=True))
+    await env.bot.surfaces.settle(mid)
+    m, _ = await env.bot.matches.get(mid)
+    assert m.status == "cancelled"
+    text = f"{TR('match.last_resigned', name='alice')} · {TR('match.resigned_played', names='bob & carol')}"
+    assert text in board(channel).content, board(channel).content
