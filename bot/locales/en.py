@@ -98,7 +98,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "panel.replaced": "This panel was replaced by a newer one.",
     "panel.revived": "This panel had stopped following the game (Discord lets a bot update it for 15 minutes after its last click). It is up to date again.",
     "private.over": "**{game}** is over. {status}",
-    "private.resigned": "You left **{game}**: the computer plays your seat to the end. The result will show here.",
+    "private.resigned": "You left **{game}**: the computer plays your seat to the end.",
     # commands
     "cmd.game": "Commands shared by every game",
     "cmd.game.hand": "Show your private holdings in this channel's game (only you see it)",
