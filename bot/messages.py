@@ -224,7 +224,7 @@ def _status(ctx: Ctx) -> str:
     outside = m.meta.result  # a result outside the rules: a resignation with two seats
     if outside is not None and outside.reason == "resignation":
         status = tr("match.resigned_win", name=" & ".join(ctx.shown_names[w] for w in outside.winners))
-    if note := resigned_note(ctx):
+    if note := computer_note(ctx):
         status += f" · {note}"
     due = [t for k, t in m.timers.items() if not k.startswith("ai:")]
     if m.status == "active" and due:
@@ -232,18 +232,27 @@ def _status(ctx: Ctx) -> str:
     return status
 
 
-def resigned_note(ctx: Ctx) -> str:
-    """Who resigned a game of three or more seats that is over (finished, or ended before its finish),
-    and that the computer played on for them: empty when nobody did (engine.result decides it with
-    the winners; a resignation with two seats is the result itself, "Game over by resignation")."""
-    final, m = ctx.final(), ctx.m
-    seats = list(final.computer) if final is not None else []
-    if m.status == "cancelled" and len(m.seats) > 2:  # ended before its finish: whom it played for
-        seats = [i for i in result.resigned_seats(m) if m.seats[i].user_id != m.meta.ended_by]
-    if not seats:
+def computer_note(ctx: Ctx) -> str:
+    """Whom the computer played for in a game that is over (finished, or ended before its finish):
+    members who resigned a game of three or more seats (it played their seat on) and members whose
+    time ran out (it played those turns). Empty when nobody; engine.result decides it with the
+    winners (a resignation with two seats is the result itself, "Game over by resignation")."""
+    final, m, tr = ctx.final(), ctx.m, ctx.tr
+    if final is not None:
+        resigned, timed = list(final.computer), list(final.timed_out)
+    elif m.status == "cancelled":
+        gone = result.resigned_seats(m) if len(m.seats) > 2 else []
+        resigned = [i for i in gone if m.seats[i].user_id != m.meta.ended_by]  # (not the last to leave)
+        timed = [i for i in m.meta.timed_out if 0 <= i < len(m.seats) and i not in gone]
+    else:
         return ""
-    names = " & ".join(ctx.shown_names[i] for i in seats)
-    return ctx.tr("match.resigned_played", names=names)
+    names = ctx.shown_names
+    notes = [
+        tr(key, names=" & ".join(names[i] for i in seats))
+        for key, seats in (("match.resigned_played", resigned), ("match.timed_out_played", timed))
+        if seats
+    ]
+    return " ".join(notes)
 
 
 def fair_line(m: MatchRow, tr: Translator) -> str:
@@ -357,7 +366,7 @@ def private(m: MatchRow, state: Any, seat: int, tr: Translator, display: str = "
         )
     # over: the final picture, no controls, and how it ended instead of any instruction or turn line
     # (kept only where the game's own final text says the result already)
-    status, note = _status(ctx), resigned_note(ctx)
+    status, note = _status(ctx), computer_note(ctx)
     end = tr("private.over", game=tr(f"game.{m.game}"), status=status)
     over_by_rules = m.status == "finished" and rules_for(m.game).outcome(state) is not None
     content = end

@@ -88,6 +88,7 @@ class Firing:
         elif timer is not None and timer.seat is not None:  # a turn limit: the computer plays the turn
             acted = timer.seat
             m.seats[acted].away = True
+            m.meta.timed_out = sorted({*m.meta.timed_out, acted})  # the result says so (engine.result)
             events = [Event("timeout", {"seat": acted})]
             for action in decided:
                 new, more = rules.apply(new, acted, action)

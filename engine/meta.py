@@ -59,6 +59,7 @@ class MatchMeta:
     finished_at: float | None = None  # when it finished by its rules (or a resignation)
     result: Outcome | None = None  # how it ended outside the rules (a resignation with two seats)
     resigned: list[int] = field(default_factory=list)  # seats whose member resigned (engine.result)
+    timed_out: list[int] = field(default_factory=list)  # seats whose turn the computer played on time
     ended_by: int | None = None  # the user who ended, cancelled or declined it
     ended_by_name: str | None = None  # ... and their display name (a moderator may not be seated)
     pending: list[int] | None = None  # a rematch offer: the users yet to accept (None: not an offer)
@@ -77,6 +78,7 @@ class MatchMeta:
             events=list(self.events),
             new_turn=list(self.new_turn),
             resigned=list(self.resigned),
+            timed_out=list(self.timed_out),
             pending=None if self.pending is None else list(self.pending),
             extra=copy.deepcopy(self.extra),
         )
@@ -105,6 +107,8 @@ class MatchMeta:
             out["new_turn"] = list(self.new_turn)
         if self.resigned:
             out["resigned"] = list(self.resigned)
+        if self.timed_out:
+            out["timed_out"] = list(self.timed_out)
         return out
 
     @classmethod
@@ -130,6 +134,7 @@ class MatchMeta:
             events=[Event.load(e) for e in known["events"] or []],
             new_turn=[int(s) for s in known["new_turn"] or []],
             resigned=[int(s) for s in known["resigned"] or []],
+            timed_out=[int(s) for s in known["timed_out"] or []],
             started_at=_number(known["started_at"]),
             finished_at=_number(known["finished_at"]),
             result=None
@@ -152,6 +157,7 @@ _KNOWN = (
     "events",
     "new_turn",
     "resigned",
+    "timed_out",
     "started_at",
     "finished_at",
     "result",

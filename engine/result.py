@@ -39,6 +39,7 @@ class Final:
     reason: str  # engine.core.REASONS
     resigned: tuple[Seat, ...] = ()  # seats whose member resigned
     computer: tuple[Seat, ...] = ()  # ... of them, those the computer played to the end
+    timed_out: tuple[Seat, ...] = ()  # members (who stayed) whose turns the computer played on time
     tiebreak: str | None = (
         None  # what decided the winners where the game says ("score", "resources", "shared")
     )
@@ -83,7 +84,8 @@ def final(m: MatchRow, state: Any) -> Final | None:
         best, tiebreak = _best_of(m, state, scores, [i for i in range(n) if i not in resigned])
         winners = winners or best
         reason = "win" if reason == "draw" and len(winners) == 1 else reason
-    return Final(scores, winners, reason, tuple(resigned), computer, tiebreak, named)
+    timed_out = tuple(i for i in m.meta.timed_out if 0 <= i < n and i not in resigned)
+    return Final(scores, winners, reason, tuple(resigned), computer, timed_out, tiebreak, named)
 
 
 def _view_tiebreak(m: MatchRow, state: Any) -> str | None:

@@ -77,6 +77,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "match.clock_held": "⏳ This game's clock is held up: the database cannot be written right now. The bot keeps trying and the game goes on as soon as it can.",
     "match.resigned_win": "🏳 Game over by resignation. Winner: {name}.",
     "match.resigned_played": "{names} resigned; the computer played on for them.",
+    "match.timed_out_played": "The computer played for {names} when their time ran out.",
     "match.due": "(time runs out {when})",
     "match.dm_closed": "✉️ {name}: I can't send you direct messages, so use the button below to see your cards.",
     "match.your_turn": "{mentions}: {what} in {game} (time runs out {when}).",

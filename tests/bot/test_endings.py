@@ -87,9 +87,11 @@ async def test_a_resigned_member_is_never_the_winner_and_keeps_their_lessons(sim
     assert "Winner: alice." in final.content and "Winner: bob" not in final.content, final.content
     note = TR("match.resigned_played", names="bob")
     assert note in final.content
+    timed = TR("match.timed_out_played", names="alice & carol")  # nobody clicked: their turns ran out
+    assert f"{note} {timed}" in final.content, final.content
     assert Ctx(m, state, TR).view()["winners"] == [0], "the picture is drawn from the decided winners"
     channel_line = next(x for x in channel.history() if x.id == line_id)
-    assert "Winner: alice." in channel_line.content and note in channel_line.content, channel_line.content
+    assert "Winner: alice." in channel_line.content and f"{note} {timed}" in channel_line.content
     # /stats: alice won, bob did not (and says so in the same words as the ratings)
     for who, wins in ((alice, 1), (bob, 0), (carol, 0)):
         standing = (await env.bot.store.standings(m.guild_id, ratings.user_key(who.id)))["ugah"]
@@ -101,7 +103,7 @@ async def test_a_resigned_member_is_never_the_winner_and_keeps_their_lessons(sim
     msg = r.response.message
     r = answered(await carol.click(msg, custom_id=button_id(msg, "last", "r")))
     last = r.response.message.content if r.response else r.followups[-1].content
-    assert "Winner: alice." in last and note in last, last
+    assert "Winner: alice." in last and f"{note} {timed}" in last, last
     # 🎓: bob's seat is still his, though the computer played it (he made no decision himself)
     r = answered(await bob.click(final, custom_id=f"h:{mid}:0:lessons"))
     text = (r.followups[-1] if r.followups else r.response).content
