@@ -103,3 +103,13 @@ async def test_ratings_and_stats_follow_the_one_decision_and_forget_me_keeps_it(
     assert m.seats[1].user_id is None, "bob's name is gone from the game"
     after = matches.final(m, state)
     assert (after.winners, after.resigned) == ([0], (1,)), "the result did not change with it"
+
+
+def test_who_resigned_and_who_timed_out_are_kept_with_the_match():
+    meta = MatchMeta(resigned=[1], timed_out=[0, 2])
+    assert meta.dump()["resigned"] == [1] and meta.dump()["timed_out"] == [0, 2]
+    assert MatchMeta.load(meta.dump()) == meta
+    assert "resigned" not in MatchMeta().dump(), "nothing written when nobody did"
+    state = honga_over([10, 30, 5], [[0] * 4] * 3)
+    final = result.final(row("honga", people({1}), resigned=[1], timed_out=[0, 1]), state)
+    assert final.timed_out == (0,), "a seat the member left is the resignation's, not a time-out's"
