@@ -19,6 +19,7 @@ import discord
 
 from bot.games.base import Ctx, GameUI, QuickStart, Surface
 from bot.games.common import MAX_ALT, MAX_OPTION, MAX_PLACEHOLDER, image_labels, story_lines
+from bot.games.ubongo_records import record_lines
 from bot.i18n import Translator
 from engine.core import Event
 from engine.games.ubongo import (
@@ -80,44 +81,22 @@ def _fits_text(tr: Translator, n: int) -> str:
     return tr("ubongo.pick.fits_one") if n == 1 else tr("ubongo.pick.fits", n=n)
 
 
+_PICTURED = ("side", "round", "mode", "rounds", "need", "done_round", "placed", "task", "pieces", "allowed")
+
+
 def display_of(piece: str, index: int = 0) -> str:
     return f"{DISPLAY_PREFIX}.{piece}.{index}" if index else f"{DISPLAY_PREFIX}.{piece}"
 
 
-# ---- personal records (kept by the engine: engine.records; shown from the match's meta) ----------------
-
-
-def _clock(seconds: float) -> str:
-    minutes, secs = divmod(round(seconds), 60)
-    return f"{minutes}:{secs:02d}"
-
-
-def _record_text(tr: Translator, mode: str, value: float) -> str:
-    if mode == "time":
-        return tr("ubongo.record.time", n=int(value))
-    return tr("ubongo.record.tasks", time=_clock(value))
-
-
-def record_lines(ctx: Ctx) -> list[str]:
-    """The solo player's record from the match's meta (read as the run started, updated as it
-    finished): the record to beat while it runs, then the run's time and whether it set a new one."""
-    rec, tr = ctx.m.meta.record, ctx.tr
-    if rec is None or ctx.state is None or ctx.view()["mode"] == "race":
-        return []
-    best, mode = rec.best, ctx.view()["mode"]
-    if ctx.view()["phase"] != "over":
-        return [tr("ubongo.record.yours", record=_record_text(tr, mode, best)) if best is not None
-                else tr("ubongo.record.none")]  # fmt: skip
-    value = rec.value
-    lines = [tr("ubongo.record.run", time=_clock(value))] if mode == "tasks" and value is not None else []
-    if value is not None and rec.new and rec.previous is not None:
-        previous = _record_text(tr, mode, rec.previous)
-        lines.append(tr("ubongo.record.new", record=_record_text(tr, mode, value), previous=previous))
-    elif value is not None and rec.new:
-        lines.append(tr("ubongo.record.first", record=_record_text(tr, mode, value)))
-    elif best is not None:
-        lines.append(tr("ubongo.record.kept", record=_record_text(tr, mode, best)))
-    return lines
+def _pictured(view: dict[str, Any], seat: int) -> dict[str, Any]:
+    """What the seat's workspace picture draws of its view: of who solved only its own place, of the
+    phase only whether the countdown runs (others' solves, scores and history make no new picture)."""
+    solved = view.get("solved") or []
+    return {
+        **{k: view.get(k) for k in _PICTURED},
+        "solved": solved[: solved.index(seat) + 1] if seat in solved else [],
+        "phase": "countdown" if view.get("phase") == "countdown" else "",
+    }
 
 
 def _task_image(view: dict[str, Any], seat: int, tr: Translator, cursor: dict[str, Any] | None) -> bytes:
@@ -323,7 +302,7 @@ class UbongoUI(GameUI):
             cursor = {"piece": p, "o": o, "x": x, "y": y}
         solving = not view["done_round"]
         items = self._workspace_controls(ctx, view, piece, index, spots) if solving else []
-        draw = functools.partial(_task_image, view, ctx.seat, ctx.tr, cursor)
+        draw = functools.partial(_task_image, _pictured(view, ctx.seat), ctx.seat, ctx.tr, cursor)
         text = self._workspace_text(ctx, view, piece, index, spots)
         return Surface(text, items, draw, "ubongo_task.png", self._workspace_alt(ctx, view))
 

@@ -14,7 +14,7 @@ from bot import messages
 from bot.i18n import Translator, translator
 from bot.render_pool import rendered
 from bot.surfaces import names
-from bot.surfaces.content import Shown, fingerprint
+from bot.surfaces.content import shown
 from bot.surfaces.kind import Context, Rows
 from bot.surfaces.reconciler import Reconciler
 from bot.surfaces.redraw import TOKEN_SECONDS, Drafted, Redrawn
@@ -83,6 +83,6 @@ async def open_panel(
     await ctx.addresses.note(
         SurfaceRow(m.id, KIND, seat, interaction.channel_id, mid, interaction.token, m.version, ctx.now())
     )
-    rec.replaced(Shown(m.version, fingerprint(board), board.image_key), (interaction.token, mid))
+    rec.replaced(shown(m.version, board), (interaction.token, mid))
     if old is not None and old.message_id != mid:
         await retire(ctx, old, tr)

@@ -1,0 +1,81 @@
+"""What a surface shows is never sent to it again: not after a restart (what each surface shows is
+stored with its address), not when another player's move changes only words on it, and not when a
+refused late click repairs it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.bot.helpers import board, button_id, custom_ids, restart, setup_table
+from tests.bot.uploads import late_click, watch_uploads
+from tests.kit_honga import HongaKit
+from tests.kit_ubongo import dm_board, solving_click
+from tests.kit_uonga import UongaKit
+from tests.kits import Kit, UgahKit
+
+
+@pytest.fixture(params=[UgahKit(), UongaKit(), HongaKit()], ids=repr)
+def kit(request, monkeypatch) -> Kit:
+    k: Kit = request.param
+    k.register(monkeypatch)
+    return k
+
+
+async def test_a_late_click_after_a_restart_leaves_the_board_its_picture(kit, simcord_env, bot_factory):
+    env = simcord_env
+    channel, players, mid = await kit.start(env)
+    rng = random.Random(7)
+    with watch_uploads(env) as uploads:
+        for _ in range(3):
+            await (await kit.next_click(env, channel, players, mid, rng))()
+        msg = board(channel)
+        old = [c for c in custom_ids(msg) if not c.startswith(("h:", "l:"))]
+        click = await kit.next_click(env, channel, players, mid, rng)
+        await click()
+        await env.bot.surfaces.settle(mid)
+        late = next(c for c in old if c not in custom_ids(board(channel)))
+        await restart(env, bot_factory)
+        uploads.reset()
+        m, _ = await env.bot.matches.get(mid)
+        actor = next(p for p in players if p.id == m.seats[0].user_id)
+        r = await late_click(env, actor, board(channel), late)
+        said = [f.content for f in r.followups] + [r.response.content if r.ephemeral and r.response else ""]
+        assert any("moved on" in s for s in said), said
+        await env.bot.surfaces.settle(mid)
+        assert uploads.to(board(channel).id) == 0, "the restarted bot knows what the board shows"
+        assert uploads.repeats == []
+
+
+async def solve(env, players, mid: int, seat: int, rng: random.Random) -> None:
+    """``seat``'s player places pieces in their DM until their puzzle is solved."""
+    for _ in range(40):
+        m, state = await env.bot.matches.get(mid)
+        if seat in state.solved or m.status != "active":
+            return
+        player = next(p for p in players if p.id == m.seats[seat].user_id)
+        await (await solving_click(env, player.user, dm_board(player), state, seat, rng))()
+    raise AssertionError(f"seat {seat} did not solve")
+
+
+async def test_a_second_solve_sends_no_other_player_their_puzzle_again(simcord_env):
+    env = simcord_env
+    _, channel, players = setup_table(env, 3)
+    await players[0].slash(channel, "ubongo start", side="A")
+    for p in players[1:]:
+        await p.click(board(channel), custom_id=button_id(board(channel), "join", "l"))
+    await players[0].click(board(channel), custom_id=button_id(board(channel), "start", "l"))
+    mid = (await env.bot.matches.live_in_channel(channel.id)).id
+    rng = random.Random(3)
+    with watch_uploads(env) as uploads:
+        await solve(env, players, mid, 0, rng)
+        waiting = dm_board(players[2]).id
+        before = uploads.to(waiting)
+        await solve(env, players, mid, 1, rng)
+        await env.bot.surfaces.settle(mid)
+        _, state = await env.bot.matches.get(mid)
+        assert state.solved == [0, 1] and state.round == 1, "two solves in the same round"
+        assert "2" in dm_board(players[2]).content or "bob" in dm_board(players[2]).content
+        assert uploads.to(waiting) == before, "the third player's puzzle picture did not change"
+        assert uploads.repeats == []
