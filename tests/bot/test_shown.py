@@ -4,16 +4,22 @@ refused late click repairs it."""
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
 
+from bot.games.ugah import UgahUI
+from bot.messages import Board
+from bot.surfaces.content import Shown, image_id, shown
+from harness.honga import pick
 from tests.bot.helpers import board, button_id, custom_ids, restart, setup_table
 from tests.bot.uploads import late_click, watch_uploads
-from tests.kit_honga import HongaKit
-from tests.kit_ubongo import dm_board, solving_click
+from tests.kit_honga import HongaKit, open_panel
+from tests.kit_honga import _controls as panel_controls
+from tests.kit_ubongo import UbongoKit, dm_board, solving_click
 from tests.kit_uonga import UongaKit
-from tests.kits import Kit, UgahKit
+from tests.kits import Click, Kit, UgahKit
 
 
 @pytest.fixture(params=[UgahKit(), UongaKit(), HongaKit()], ids=repr)
@@ -41,8 +47,7 @@ async def test_a_late_click_after_a_restart_leaves_the_board_its_picture(kit, si
         m, _ = await env.bot.matches.get(mid)
         actor = next(p for p in players if p.id == m.seats[0].user_id)
         r = await late_click(env, actor, board(channel), late)
-        said = [f.content for f in r.followups] + [r.response.content if r.ephemeral and r.response else ""]
-        assert any("moved on" in s for s in said), said
+        assert any("moved on" in s for s in said(r)), said(r)
         await env.bot.surfaces.settle(mid)
         assert uploads.to(board(channel).id) == 0, "the restarted bot knows what the board shows"
         assert uploads.repeats == []
@@ -79,3 +84,60 @@ async def test_a_second_solve_sends_no_other_player_their_puzzle_again(simcord_e
         assert "2" in dm_board(players[2]).content or "bob" in dm_board(players[2]).content
         assert uploads.to(waiting) == before, "the third player's puzzle picture did not change"
         assert uploads.repeats == []
+
+
+def said(r) -> list[str]:
+    return [f.content for f in r.followups] + [r.response.content if r.ephemeral and r.response else ""]
+
+
+async def test_a_late_click_in_a_dm_after_a_restart_leaves_it_its_picture(simcord_env, bot_factory):
+    env = simcord_env
+    _, players, mid = await UbongoKit().start(env)
+    rng = random.Random(4)
+    with watch_uploads(env) as uploads:
+        m, state = await env.bot.matches.get(mid)
+        player = next(p for p in players if p.id == m.seats[0].user_id)
+        click = await solving_click(env, player.user, dm_board(player), state, 0, rng)
+        await click()
+        await env.bot.surfaces.settle(mid)
+        dm = dm_board(player)
+        assert click.custom_id not in custom_ids(dm), "the DM moved on"
+        await restart(env, bot_factory)
+        uploads.reset()
+        r = await late_click(env, player.user, dm, click.custom_id, click.values, dm=True)
+        assert any("moved on" in s for s in said(r)), said(r)
+        await env.bot.surfaces.settle(mid)
+        assert uploads.count == 0, "the restarted bot knows what the DM shows"
+
+
+async def test_a_late_click_on_a_panel_after_a_restart_leaves_it_its_picture(simcord_env, bot_factory):
+    env = simcord_env
+    channel, players, mid = await HongaKit().start(env)
+    rng = random.Random(2)
+    with watch_uploads(env) as uploads:
+        m, state = await env.bot.matches.get(mid)
+        actor = next(p for p in players if p.id == m.seats[state.current].user_id)
+        panel = await open_panel(channel, actor)
+        cid, values = pick(panel_controls(panel), rng)
+        await Click(actor, panel, cid, values)()
+        await env.bot.surfaces.settle(mid)
+        await restart(env, bot_factory)
+        uploads.reset()
+        r = await late_click(env, actor, panel, cid, values)
+        assert any("moved on" in s for s in said(r)), said(r)
+        await env.bot.surfaces.settle(mid)
+        assert uploads.count == 0, "the restarted bot knows what the panel shows"
+
+
+def test_what_a_surface_shows_is_named_alike_in_every_process():
+    """The stored digest of a picture's inputs leaves out where objects live in this process (a
+    game's UI object has no repr of its own): a restarted process names the same picture alike."""
+    here, there = (
+        Board("x", None, draw=functools.partial(ui.render, {"a": 1}, ["alice"], None, str))
+        for ui in (UgahUI(), UgahUI())
+    )
+    assert here.image_key != there.image_key, "the test needs two objects that live apart"
+    assert image_id(here) == image_id(there) and len(image_id(here)) == 32
+    assert shown(3, here) == shown(3, there)
+    assert Shown.decode(shown(3, here).encode()) == shown(3, here)
+    assert Shown.decode(None) is None and Shown.decode("garbage") is None
