@@ -1,6 +1,7 @@
 """The turn ping: a small reply to the board that mentions the players whose turn just began (edits
 never notify), once per turn in any process (claimed in the surfaces table), replacing the previous
-one; deleted when the game ends. Stored, so a restart deletes the old one instead of leaving it."""
+one; deleted when the game ends or a turn begins for nobody to mention (a computer, a player away).
+Stored, so a restart deletes the old one instead of leaving it."""
 
 from __future__ import annotations
 
@@ -33,8 +34,11 @@ class PingSurface(SurfaceKind):
         row = await ctx.addresses.get(m.id, KIND)
         line = messages.mention_line(m, state, messages.tr_for(m)) if m.status in LIVE else None
         if line is None:
-            if m.status not in LIVE and row is not None and row.message_id is not None:
-                await self._drop(row)  # the game is over: no ping outlives it
+            # the game is over, or a turn began for nobody to mention (a computer, a player away):
+            # the ping of the turn before is not left standing through it
+            over = m.status not in LIVE or bool(m.meta.new_turn)
+            if over and row is not None and row.message_id is not None and row.version < m.version:
+                await self._drop(row)
             return
         if row is not None and row.version >= m.version:
             return  # this turn was pinged (by this process or another)
