@@ -265,6 +265,8 @@ class UbongoUI(GameUI):
         if view["over"]:
             winners = " & ".join(names[w] for w in view["winners"] or [])
             parts.append(tr("ubongo.alt.over", winners=winners))
+        elif view.get("ended"):  # ended before its finish: nobody is solving any more
+            parts.append(tr("ubongo.alt.ended"))
         else:
             if solved:
                 parts.append(tr("ubongo.alt.solved", list=self._solved_list(ctx, solved, names)))
@@ -291,7 +293,7 @@ class UbongoUI(GameUI):
     def private_surface(self, ctx: Ctx) -> Surface:
         assert ctx.seat is not None
         view = ctx.view()
-        if view["over"] or not view.get("task"):
+        if view["over"] or not view.get("task") or ctx.m.status != "active":
             return self._final_surface(ctx)
         piece, index = parse_display(ctx.display, view["pieces"])
         spots = piece_spots(ctx.state, ctx.seat, piece) if piece else []
@@ -307,10 +309,17 @@ class UbongoUI(GameUI):
         return Surface(text, items, draw, "ubongo_task.png", self._workspace_alt(ctx, view))
 
     def _final_surface(self, ctx: Ctx) -> Surface:
-        """The game is over: the DM shows the final table and the result."""
-        public = ctx.public_view()
+        """The game is over: the DM shows the final table and the result (a game ended before its
+        finish drawn as the channel's is: ended, nobody solving)."""
+        public, caption = ctx.public_view(), None
+        if ctx.m.status != "active" and not public["over"]:
+            public = {**public, "ended": True}
+            if ctx.m.meta.result is not None:
+                public["ended_result"] = {"winners": list(ctx.m.meta.result.winners)}
+            else:
+                caption = ctx.tr("match.ended_caption")
         text = ctx.tr("ubongo.dm.over", result=self.status_line(ctx))
-        draw = functools.partial(self.render, public, ctx.names, None, ctx.tr)
+        draw = functools.partial(self.render, public, ctx.names, caption, ctx.tr)
         return Surface(text, [], draw, self.image_name, self.alt_text(public, ctx))
 
     def _workspace_text(

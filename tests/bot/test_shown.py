@@ -10,9 +10,12 @@ import random
 import pytest
 
 from bot.games.ugah import UgahUI
+from bot.locales.en import MESSAGES as EN
 from bot.messages import Board
 from bot.surfaces.content import Shown, image_id, shown
 from harness.honga import pick
+from render.ubongo import table as ubongo_table
+from render.ubongo import workspace as ubongo_workspace
 from tests.bot.helpers import board, button_id, custom_ids, restart, setup_table
 from tests.bot.uploads import late_click, watch_uploads
 from tests.kit_honga import HongaKit, open_panel
@@ -141,3 +144,43 @@ def test_what_a_surface_shows_is_named_alike_in_every_process():
     assert shown(3, here) == shown(3, there)
     assert Shown.decode(shown(3, here).encode()) == shown(3, here)
     assert Shown.decode(None) is None and Shown.decode("garbage") is None
+
+
+async def test_an_ubongo_game_ended_by_the_host_says_so_on_every_surface(simcord_env, monkeypatch):
+    env = simcord_env
+    _, channel, players = setup_table(env, 3)
+    await players[0].slash(channel, "ubongo start", side="A")
+    for p in players[1:]:
+        await p.click(board(channel), custom_id=button_id(board(channel), "join", "l"))
+    await players[0].click(board(channel), custom_id=button_id(board(channel), "start", "l"))
+    mid = (await env.bot.matches.live_in_channel(channel.id)).id
+    drawn: list[str] = []  # the labels the pictures drew from the end on
+
+    def recording(module):
+        label = module.label
+
+        def record(labels, key, **fields):
+            drawn.append(key)
+            return label(labels, key, **fields)
+
+        monkeypatch.setattr(module, "label", record)
+
+    recording(ubongo_table)
+    recording(ubongo_workspace)
+    r = await players[0].slash(channel, "game end")
+    assert r.ephemeral
+    await env.bot.surfaces.settle(mid)
+    m, _ = await env.bot.matches.get(mid)
+    assert m.status == "cancelled"
+    msg = board(channel)
+    assert "ended by alice" in msg.content and custom_ids(msg) == []
+    alt = msg.attachments[0].description
+    assert "Still solving" not in alt and EN["ubongo.alt.ended"] in alt, alt
+    for p in players:
+        dm = dm_board(p)
+        assert "ended by alice" in dm.content and custom_ids(dm) == [], dm.content
+        assert dm.attachments[0].filename == "ubongo.png", "the table, not a puzzle to solve"
+        assert EN["ubongo.alt.ended"] in dm.attachments[0].description
+    assert "ended" in drawn, drawn
+    live = {"solving", "round_limit", "waiting", "need", "need_countdown", "ubongo"}
+    assert not live & set(drawn), f"an ended game drawn as live: {sorted(live & set(drawn))}"
