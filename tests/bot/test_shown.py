@@ -184,3 +184,24 @@ async def test_an_ubongo_game_ended_by_the_host_says_so_on_every_surface(simcord
     assert "ended" in drawn, drawn
     live = {"solving", "round_limit", "waiting", "need", "need_countdown", "ubongo"}
     assert not live & set(drawn), f"an ended game drawn as live: {sorted(live & set(drawn))}"
+
+
+@pytest.mark.parametrize("game", [UgahKit(), UongaKit(), HongaKit(), UbongoKit()], ids=repr)
+async def test_no_message_is_sent_a_picture_it_shows_through_a_game_and_a_restart(
+    game, simcord_env, bot_factory
+):
+    env = simcord_env
+    channel, players, mid = await game.start(env)
+    rng = random.Random(9)
+    with watch_uploads(env) as uploads:
+        for i in range(30):
+            if i == 15:
+                await env.bot.surfaces.settle(mid)
+                await restart(env, bot_factory)
+            m, _ = await env.bot.matches.get(mid)
+            if m.status != "active":
+                break
+            await (await game.next_click(env, channel, players, mid, rng))()
+        await env.bot.surfaces.settle(mid)
+        assert uploads.count > 0, "pictures changed and were sent"
+        assert uploads.repeats == [], uploads.repeats
