@@ -57,16 +57,17 @@ class Addresses:
         }
 
     async def put(self, row: SurfaceRow) -> None:
+        row = self._carry(row)
         await self.store.put_surface(row)
-        rows = await self._of(row.match_id)
-        rows[(row.kind, row.seat)] = _kept(rows.get((row.kind, row.seat)), row)
+        (await self._of(row.match_id))[(row.kind, row.seat)] = row
 
     async def note(self, row: SurfaceRow) -> None:
         """``put``, where losing the row costs little (a panel's latest token): if the database cannot
         take it now (busy, full), this process still knows it; nothing is raised."""
+        row = self._carry(row)
         rows = self._rows.get(row.match_id)
         if rows is not None:
-            rows[(row.kind, row.seat)] = _kept(rows.get((row.kind, row.seat)), row)
+            rows[(row.kind, row.seat)] = row
         try:
             await self.store.put_surface(row)
         except Exception as err:
@@ -84,6 +85,16 @@ class Addresses:
 
     def forget(self, match_id: int) -> None:
         self._rows.pop(match_id, None)
+
+    def _carry(self, row: SurfaceRow) -> SurfaceRow:
+        """``row``, about to be written, with what its message shows as this process knows it: an
+        address written anyway carries it, and it is not written again on its own."""
+        rows = self._rows.get(row.match_id)
+        row = _kept(rows.get((row.kind, row.seat)) if rows is not None else None, row)
+        key = (row.match_id, row.kind, row.seat)
+        if key in self._shown and self._shown[key] == row.shown:
+            del self._shown[key]
+        return row
 
     def shown(self, match_id: int, kind: str, seat: int, shown: str | None) -> None:
         """What that surface's message shows now (None: unknown), to be stored with its address."""

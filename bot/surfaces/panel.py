@@ -80,9 +80,10 @@ async def open_panel(
     if mid is None:
         mid = (await interaction.original_response()).id
     old = await ctx.addresses.get(m.id, KIND, seat)
-    await ctx.addresses.note(
-        SurfaceRow(m.id, KIND, seat, interaction.channel_id, mid, interaction.token, m.version, ctx.now())
-    )
-    rec.replaced(shown(m.version, board), (interaction.token, mid))
+    now = shown(m.version, board)
+    rec.replaced(now, (interaction.token, mid))
+    # what it shows goes with its address, in the one write a new panel costs
+    await ctx.addresses.note(SurfaceRow(m.id, KIND, seat, interaction.channel_id, mid, interaction.token,
+                                        m.version, ctx.now(), now.encode()))  # fmt: skip
     if old is not None and old.message_id != mid:
         await retire(ctx, old, tr)
