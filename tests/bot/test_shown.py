@@ -205,3 +205,19 @@ async def test_no_message_is_sent_a_picture_it_shows_through_a_game_and_a_restar
         await env.bot.surfaces.settle(mid)
         assert uploads.count > 0, "pictures changed and were sent"
         assert uploads.repeats == [], uploads.repeats
+
+
+@pytest.mark.parametrize("game", [UgahKit(), UongaKit(), HongaKit()], ids=repr)
+async def test_every_board_ended_by_the_host_says_so(game, simcord_env):
+    env = simcord_env
+    channel, players, mid = await game.start(env)
+    rng = random.Random(7)
+    for _ in range(3):
+        await (await game.next_click(env, channel, players, mid, rng))()
+    r = await players[0].slash(channel, "game end")
+    assert r.ephemeral
+    await env.bot.surfaces.settle(mid)
+    msg = board(channel)
+    assert "ended by alice" in msg.content and custom_ids(msg) == []
+    ended = str(EN[f"{game.game}.alt.ended"])
+    assert ended in (msg.attachments[0].description or ""), msg.attachments[0].description
