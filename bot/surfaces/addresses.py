@@ -9,6 +9,7 @@ import asyncio
 import collections
 import dataclasses
 import logging
+from collections.abc import Awaitable, Callable
 
 from bot.surfaces.names import BOARD, DM
 from engine.store import MatchRow, SurfaceRow
@@ -20,8 +21,9 @@ CACHED_MATCHES = 4096
 
 
 class Addresses:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, calm: Callable[[], Awaitable[None]] | None = None) -> None:
         self.store = store
+        self._calm = calm  # until no click is on its way: what surfaces show is written after a burst
         self._rows: collections.OrderedDict[int, dict[tuple[str, int], SurfaceRow]] = (
             collections.OrderedDict()
         )
@@ -109,6 +111,8 @@ class Addresses:
     async def _write_shown(self) -> None:
         await asyncio.sleep(0)  # what the same turn of the loop noted goes together
         while self._shown:
+            if self._calm is not None:
+                await self._calm()
             noted, self._shown = self._shown, {}
             try:
                 await self.store.note_shown([(s, *key) for key, s in noted.items()])

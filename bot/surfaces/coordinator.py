@@ -60,11 +60,11 @@ FINAL = 10_000  # surfaces of closed matches whose last content this process rem
 class Surfaces:
     def __init__(self, matches: Matches, store: Store, send: Send, now: Callable[[], float]) -> None:
         self.matches = matches
-        self.addresses = Addresses(store)
+        self._quiet = Quiet()
+        self.addresses = Addresses(store, self._quiet.calm)
         self.send = send
         self.now = now
         self.languages = Languages()
-        self._quiet = Quiet()
         self.ctx = Context(
             matches, self.addresses, send, now, self.languages, self._quiet.wait, self.reconciler
         )
