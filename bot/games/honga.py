@@ -220,6 +220,8 @@ class HongaUI(GameUI):
         # whose turn comes first: the most wanted fact when only a screen reader's first words are heard
         if view["over"] and view.get("winners") is not None:
             parts.append(tr("honga.alt.over", winners=" & ".join(names[w] for w in view["winners"])))
+        elif view.get("ended") and not view.get("ended_result"):  # ended by the host or a moderator
+            parts.append(tr("honga.alt.ended"))
         elif not view.get("ended") and f"step_{view['phase']}" in EN_LABELS:
             parts.append(tr(f"render.honga.step_{view['phase']}", name=names[view["current"]]) + ".")
             if left := hands_text(tr, view["turn_state"]["left"]):

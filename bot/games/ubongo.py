@@ -19,6 +19,7 @@ import discord
 
 from bot.games.base import Ctx, GameUI, QuickStart, Surface
 from bot.games.common import MAX_ALT, MAX_OPTION, MAX_PLACEHOLDER, image_labels, story_lines
+from bot.games.ubongo_records import record_lines
 from bot.i18n import Translator
 from engine.core import Event
 from engine.games.ubongo import (
@@ -80,44 +81,22 @@ def _fits_text(tr: Translator, n: int) -> str:
     return tr("ubongo.pick.fits_one") if n == 1 else tr("ubongo.pick.fits", n=n)
 
 
+_PICTURED = ("side", "round", "mode", "rounds", "need", "done_round", "placed", "task", "pieces", "allowed")
+
+
 def display_of(piece: str, index: int = 0) -> str:
     return f"{DISPLAY_PREFIX}.{piece}.{index}" if index else f"{DISPLAY_PREFIX}.{piece}"
 
 
-# ---- personal records (kept by the engine: engine.records; shown from the match's meta) ----------------
-
-
-def _clock(seconds: float) -> str:
-    minutes, secs = divmod(round(seconds), 60)
-    return f"{minutes}:{secs:02d}"
-
-
-def _record_text(tr: Translator, mode: str, value: float) -> str:
-    if mode == "time":
-        return tr("ubongo.record.time", n=int(value))
-    return tr("ubongo.record.tasks", time=_clock(value))
-
-
-def record_lines(ctx: Ctx) -> list[str]:
-    """The solo player's record from the match's meta (read as the run started, updated as it
-    finished): the record to beat while it runs, then the run's time and whether it set a new one."""
-    rec, tr = ctx.m.meta.record, ctx.tr
-    if rec is None or ctx.state is None or ctx.view()["mode"] == "race":
-        return []
-    best, mode = rec.best, ctx.view()["mode"]
-    if ctx.view()["phase"] != "over":
-        return [tr("ubongo.record.yours", record=_record_text(tr, mode, best)) if best is not None
-                else tr("ubongo.record.none")]  # fmt: skip
-    value = rec.value
-    lines = [tr("ubongo.record.run", time=_clock(value))] if mode == "tasks" and value is not None else []
-    if value is not None and rec.new and rec.previous is not None:
-        previous = _record_text(tr, mode, rec.previous)
-        lines.append(tr("ubongo.record.new", record=_record_text(tr, mode, value), previous=previous))
-    elif value is not None and rec.new:
-        lines.append(tr("ubongo.record.first", record=_record_text(tr, mode, value)))
-    elif best is not None:
-        lines.append(tr("ubongo.record.kept", record=_record_text(tr, mode, best)))
-    return lines
+def _pictured(view: dict[str, Any], seat: int) -> dict[str, Any]:
+    """What the seat's workspace picture draws of its view: of who solved only its own place, of the
+    phase only whether the countdown runs (others' solves, scores and history make no new picture)."""
+    solved = view.get("solved") or []
+    return {
+        **{k: view.get(k) for k in _PICTURED},
+        "solved": solved[: solved.index(seat) + 1] if seat in solved else [],
+        "phase": "countdown" if view.get("phase") == "countdown" else "",
+    }
 
 
 def _task_image(view: dict[str, Any], seat: int, tr: Translator, cursor: dict[str, Any] | None) -> bytes:
@@ -286,6 +265,8 @@ class UbongoUI(GameUI):
         if view["over"]:
             winners = " & ".join(names[w] for w in view["winners"] or [])
             parts.append(tr("ubongo.alt.over", winners=winners))
+        elif view.get("ended"):  # ended before its finish: nobody is solving any more
+            parts.append(tr("ubongo.alt.ended"))
         else:
             if solved:
                 parts.append(tr("ubongo.alt.solved", list=self._solved_list(ctx, solved, names)))
@@ -312,7 +293,7 @@ class UbongoUI(GameUI):
     def private_surface(self, ctx: Ctx) -> Surface:
         assert ctx.seat is not None
         view = ctx.view()
-        if view["over"] or not view.get("task"):
+        if view["over"] or not view.get("task") or ctx.m.status != "active":
             return self._final_surface(ctx)
         piece, index = parse_display(ctx.display, view["pieces"])
         spots = piece_spots(ctx.state, ctx.seat, piece) if piece else []
@@ -323,15 +304,22 @@ class UbongoUI(GameUI):
             cursor = {"piece": p, "o": o, "x": x, "y": y}
         solving = not view["done_round"]
         items = self._workspace_controls(ctx, view, piece, index, spots) if solving else []
-        draw = functools.partial(_task_image, view, ctx.seat, ctx.tr, cursor)
+        draw = functools.partial(_task_image, _pictured(view, ctx.seat), ctx.seat, ctx.tr, cursor)
         text = self._workspace_text(ctx, view, piece, index, spots)
         return Surface(text, items, draw, "ubongo_task.png", self._workspace_alt(ctx, view))
 
     def _final_surface(self, ctx: Ctx) -> Surface:
-        """The game is over: the DM shows the final table and the result."""
-        public = ctx.public_view()
+        """The game is over: the DM shows the final table and the result (a game ended before its
+        finish drawn as the channel's is: ended, nobody solving)."""
+        public, caption = ctx.public_view(), None
+        if ctx.m.status != "active" and not public["over"]:
+            public = {**public, "ended": True}
+            if ctx.m.meta.result is not None:
+                public["ended_result"] = {"winners": list(ctx.m.meta.result.winners)}
+            else:
+                caption = ctx.tr("match.ended_caption")
         text = ctx.tr("ubongo.dm.over", result=self.status_line(ctx))
-        draw = functools.partial(self.render, public, ctx.names, None, ctx.tr)
+        draw = functools.partial(self.render, public, ctx.names, caption, ctx.tr)
         return Surface(text, [], draw, self.image_name, self.alt_text(public, ctx))
 
     def _workspace_text(

@@ -190,6 +190,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "honga.alt.pending": " (+{n} pending)",
     "honga.alt.turn": "{name} to move: {step}.",
     "honga.alt.over": "Game over; winners: {winners}.",
+    "honga.alt.ended": "The game was ended before its finish.",
     "honga.alt.nobody": "nobody",
     "honga.alt.empty": "empty",
 }

@@ -154,4 +154,5 @@ MESSAGES: dict[str, str] = {
     "ubongo.alt.solved_mark": "{name} solved",
     "ubongo.alt.unsolved_mark": "{name} did not",
     "ubongo.alt.over": "Game over. Winner: {winners}.",
+    "ubongo.alt.ended": "The game was ended before its finish.",
 }

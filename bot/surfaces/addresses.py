@@ -1,10 +1,15 @@
 """Where each surface lives, read through a bounded per-process cache and written straight to the
-``surfaces`` table: never under a match's lock, never as a match commit."""
+``surfaces`` table: never under a match's lock, never as a match commit. What each surface's message
+shows goes there too, off every click's path: noted at once here, written in the background with
+whatever else was noted meanwhile (SQLite commits it in the group of the moves queued with it)."""
 
 from __future__ import annotations
 
+import asyncio
 import collections
+import dataclasses
 import logging
+from collections.abc import Awaitable, Callable
 
 from bot.surfaces.names import BOARD, DM
 from engine.store import MatchRow, SurfaceRow
@@ -16,11 +21,14 @@ CACHED_MATCHES = 4096
 
 
 class Addresses:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, calm: Callable[[], Awaitable[None]] | None = None) -> None:
         self.store = store
+        self._calm = calm  # until no click is on its way: what surfaces show is written after a burst
         self._rows: collections.OrderedDict[int, dict[tuple[str, int], SurfaceRow]] = (
             collections.OrderedDict()
         )
+        self._shown: dict[tuple[int, str, int], str | None] = {}  # noted, not written yet
+        self._writing: asyncio.Task[None] | None = None
 
     async def _of(self, match_id: int) -> dict[tuple[str, int], SurfaceRow]:
         rows = self._rows.get(match_id)
@@ -51,12 +59,14 @@ class Addresses:
         }
 
     async def put(self, row: SurfaceRow) -> None:
+        row = self._carry(row)
         await self.store.put_surface(row)
         (await self._of(row.match_id))[(row.kind, row.seat)] = row
 
     async def note(self, row: SurfaceRow) -> None:
         """``put``, where losing the row costs little (a panel's latest token): if the database cannot
         take it now (busy, full), this process still knows it; nothing is raised."""
+        row = self._carry(row)
         rows = self._rows.get(row.match_id)
         if rows is not None:
             rows[(row.kind, row.seat)] = row
@@ -71,8 +81,53 @@ class Addresses:
         if not await self.store.claim_surface(row):
             self._rows.pop(row.match_id, None)  # another process wrote it: read it afresh next time
             return False
-        (await self._of(row.match_id))[(row.kind, row.seat)] = row
+        rows = await self._of(row.match_id)
+        rows[(row.kind, row.seat)] = _kept(rows.get((row.kind, row.seat)), row)
         return True
 
     def forget(self, match_id: int) -> None:
         self._rows.pop(match_id, None)
+
+    def _carry(self, row: SurfaceRow) -> SurfaceRow:
+        """``row``, about to be written, with what its message shows as this process knows it: an
+        address written anyway carries it, and it is not written again on its own."""
+        rows = self._rows.get(row.match_id)
+        row = _kept(rows.get((row.kind, row.seat)) if rows is not None else None, row)
+        key = (row.match_id, row.kind, row.seat)
+        if key in self._shown and self._shown[key] == row.shown:
+            del self._shown[key]
+        return row
+
+    def shown(self, match_id: int, kind: str, seat: int, shown: str | None) -> None:
+        """What that surface's message shows now (None: unknown), to be stored with its address."""
+        rows = self._rows.get(match_id)
+        row = rows.get((kind, seat)) if rows is not None else None
+        if rows is not None and row is not None:
+            rows[(kind, seat)] = dataclasses.replace(row, shown=shown)
+        self._shown[(match_id, kind, seat)] = shown
+        if self._writing is None or self._writing.done():
+            self._writing = asyncio.get_running_loop().create_task(self._write_shown())
+
+    async def _write_shown(self) -> None:
+        await asyncio.sleep(0)  # what the same turn of the loop noted goes together
+        while self._shown:
+            if self._calm is not None:
+                await self._calm()
+            noted, self._shown = self._shown, {}
+            try:
+                await self.store.note_shown([(s, *key) for key, s in noted.items()])
+            except Exception as err:  # it costs a picture sent again after a restart, no more
+                log.warning("what %s surfaces show was not stored: %r", len(noted), err)
+
+    async def written(self) -> None:
+        """Until what was noted is written (tests, shutdown)."""
+        while self._writing is not None and not self._writing.done():
+            await asyncio.shield(self._writing)
+
+
+def _kept(old: SurfaceRow | None, new: SurfaceRow) -> SurfaceRow:
+    """The cached row after writing ``new`` (as the store's upsert keeps it): a row written without
+    what its message shows keeps what was known for that same message."""
+    if new.shown is None and old is not None and old.message_id == new.message_id and old.message_id:
+        return dataclasses.replace(new, shown=old.shown)
+    return new

@@ -16,7 +16,7 @@ from bot.i18n import translator
 from bot.messages import Board
 from bot.render_pool import rendered, start_drawing
 from bot.surfaces import panel
-from bot.surfaces.content import Shown, fingerprint, prepare_board, public_board
+from bot.surfaces.content import fingerprint, image_id, prepare_board, public_board, shown
 from bot.surfaces.kind import Context
 from bot.surfaces.names import BOARD, DM, PANEL
 from bot.surfaces.quiet import Quiet
@@ -98,12 +98,26 @@ class Answers:
             assert seat is not None
             rec = self.reconciler(m.id, came_from, seat)
             board = messages.private(m, state, seat, translator(interaction.locale), display)
+        await self._recall(interaction, m, rec, came_from, seat)
         if repair and await self._in_line(interaction, m, rec, came_from, seat, board):
             return False  # it shows the truth already, or a click's answer is bringing it
         if seat is not None and came_from != BOARD:
             rec.choose(m.seats[seat].version, display)
         with rec.answering():
             return await self._answer(interaction, m, rec, came_from, board, seat)
+
+    async def _recall(
+        self, interaction: discord.Interaction, m: MatchRow, rec: Reconciler, came_from: str, seat: int | None
+    ) -> None:
+        """What the clicked message shows, as stored with its address, if this process has not looked
+        at that surface yet (after a restart)."""
+        if rec.recalled or interaction.message is None:
+            return
+        row = await self.ctx.addresses.get(
+            m.id, came_from, seat if came_from != BOARD and seat is not None else -1
+        )
+        if row is not None and row.message_id == interaction.message.id:
+            rec.recall(row.shown)
 
     async def _in_line(
         self,
@@ -130,12 +144,12 @@ class Answers:
         board: Board,
         seat: int | None,
     ) -> bool:
-        key = board.image_key
+        key = image_id(board)
         same_image = rec.shows_image(key) and not interaction.response.is_done()
         whole = isinstance(board.view, discord.ui.LayoutView) or board.draw is None
         # recorded before it is sent: a reconciler step starting meanwhile must not draw it again
         token = (interaction.token, interaction.message.id) if interaction.message is not None else None
-        rec.answered(Shown(m.version, fingerprint(board), key), token)
+        rec.answered(shown(m.version, board), token)
         try:
             if interaction.response.is_done():  # answered already (an error reply): edit the message itself
                 await interaction.edit_original_response(**(await rendered(board)).kwargs())
@@ -151,7 +165,7 @@ class Answers:
                         await interaction.edit_original_response(attachments=(await rendered(board)).files())
                     else:  # the seat moved on meanwhile (a batch of clicks): one image, the latest
                         m, board = newer
-                        rec.answered(Shown(m.version, fingerprint(board), board.image_key), token)
+                        rec.answered(shown(m.version, board), token)
                         await interaction.edit_original_response(**(await rendered(board)).kwargs())
         except discord.HTTPException:
             rec.forget()  # what it shows is unknown now: its reconciler puts it right

@@ -15,7 +15,7 @@ import discord
 
 from bot.render_pool import rendered
 from bot.surfaces import names
-from bot.surfaces.content import Shown, fingerprint, public_board
+from bot.surfaces.content import public_board, shown
 from bot.surfaces.kind import Context, Rows
 from bot.surfaces.reconciler import Reconciler
 from bot.surfaces.redraw import Drafted, Redrawn
@@ -81,7 +81,7 @@ async def post_first(
         await ctx.matches.discard_lobby(m.id)
         raise
     await adopt(ctx, rec, m, m.channel_id, message_id, interaction.token)
-    rec.showed(Shown(m.version, fingerprint(board), board.image_key))
+    rec.showed(shown(m.version, board))
 
 
 async def adopt(
@@ -108,7 +108,7 @@ async def repost(ctx: Context, rec: Reconciler, match_id: int) -> None:
             with contextlib.suppress(discord.HTTPException):
                 await ctx.send.delete(m.channel_id, mid)
             raise
-        rec.showed(Shown(m.version, fingerprint(board), board.image_key))
+        rec.showed(shown(m.version, board))
         rec.drop_token()
         if old is not None and old.message_id is not None:
             try:

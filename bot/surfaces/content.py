@@ -1,11 +1,14 @@
 """What a surface shows, reduced to a fingerprint: two boards with the same text, controls and image
-inputs look the same to a player, so the second is neither drawn nor sent. And the public board's
-content, which the board, its answers and a thread's first message share."""
+inputs look the same to a player, so the second is neither drawn nor sent. Short and the same in
+every process, so it is stored with the surface's address and a restarted bot knows it too. And the
+public board's content, which the board, its answers and a thread's first message share."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +18,11 @@ from bot.render_pool import start_drawing
 from bot.surfaces.addresses import Addresses
 from engine.store import MatchRow
 
-__all__ = ["Draft", "Shown", "draft", "fingerprint", "image_key", "prepare_board", "public_board"]
+__all__ = [
+    "Draft", "Shown", "draft", "fingerprint", "image_id", "image_key", "prepare_board", "public_board", "shown",
+]  # fmt: skip
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")  # an object's default repr: where it lives in this process
 
 
 @dataclass
@@ -25,16 +32,45 @@ class Shown:
 
     version: int
     fingerprint: bytes
-    image: str = ""  # its image's inputs (image_key): an unchanged image is neither drawn nor sent
+    image: str = ""  # its image's inputs (image_id): an unchanged image is neither drawn nor sent
+
+    def encode(self) -> str:
+        """As stored with the surface's address (engine.store.SurfaceRow.shown)."""
+        return f"{self.version}:{self.fingerprint.hex()}:{self.image}"
+
+    @staticmethod
+    def decode(text: str | None) -> Shown | None:
+        """What ``encode`` stored; None for nothing, or anything else."""
+        try:
+            version, fp, image = (text or "").split(":", 2)
+            return Shown(int(version), bytes.fromhex(fp), image)
+        except ValueError:
+            return None
+
+
+def shown(version: int, board: Board) -> Shown:
+    """What a surface shows once ``board`` (built from the commit ``version``) is on it."""
+    return Shown(version, fingerprint(board), image_id(board))
+
+
+def image_id(board: Board) -> str:
+    """A short digest of the inputs of the board's image, the same in every process: an object
+    without a repr of its own (a game's UI) is named by its type, not where it lives."""
+    return "-" if board.draw is None else _digest(board.image_key)
+
+
+@functools.lru_cache(maxsize=1024)  # (a key's hash is kept by the string: a repeat costs a look-up)
+def _digest(key: str) -> str:
+    return hashlib.blake2b(_ADDRESS.sub("", key).encode(), digest_size=16).hexdigest()
 
 
 @dataclass(frozen=True)
 class Draft:
-    """A surface's new content that differs from what it shows: its fingerprint, its image's key, and
-    whether the image must be drawn and sent (else the message keeps the one it has)."""
+    """A surface's new content that differs from what it shows: its fingerprint, its image's digest,
+    and whether the image must be drawn and sent (else the message keeps the one it has)."""
 
     fingerprint: bytes
-    image_key: str
+    image: str
     new_image: bool
 
 
@@ -43,7 +79,7 @@ def draft(shown: Shown | None, version: int, board: Board) -> Draft | None:
     fp = fingerprint(board)
     if shown is not None and (shown.version > version or shown.fingerprint == fp):
         return None
-    key = board.image_key
+    key = image_id(board)
     return Draft(fp, key, shown is None or shown.image != key)
 
 
@@ -55,7 +91,7 @@ def fingerprint(board: Board) -> bytes:
     h = hashlib.blake2b(digest_size=16)
     h.update(board.content.encode())
     h.update(json.dumps(_components(board.view), sort_keys=True, default=str).encode())
-    h.update(board.image_key.encode())
+    h.update(image_id(board).encode())
     h.update(f"{board.filename}|{board.alt}".encode())
     return h.digest()
 

@@ -60,11 +60,11 @@ FINAL = 10_000  # surfaces of closed matches whose last content this process rem
 class Surfaces:
     def __init__(self, matches: Matches, store: Store, send: Send, now: Callable[[], float]) -> None:
         self.matches = matches
-        self.addresses = Addresses(store)
+        self._quiet = Quiet()
+        self.addresses = Addresses(store, self._quiet.calm)
         self.send = send
         self.now = now
         self.languages = Languages()
-        self._quiet = Quiet()
         self.ctx = Context(
             matches, self.addresses, send, now, self.languages, self._quiet.wait, self.reconciler
         )
@@ -87,9 +87,15 @@ class Surfaces:
         rec = self._recs.get(key)
         if rec is None:
             shown = self._final.pop(key, None)  # a closed match's, poked again
-            rec = Reconciler(match_id, kind, seat, self.kinds[kind].step, self.now, self._idle, shown)
+            rec = Reconciler(
+                match_id, kind, seat, self.kinds[kind].step, self.now, self._idle, shown, self._remember
+            )
             self._recs[key] = rec
         return rec
+
+    def _remember(self, rec: Reconciler) -> None:
+        """What the surface shows changed: stored with its address, off the click's path."""
+        self.addresses.shown(rec.match_id, rec.kind, rec.seat, rec.shown.encode() if rec.shown else None)
 
     def _idle(self, rec: Reconciler) -> None:
         self._drop_if_done(rec.match_id, rec)
@@ -176,6 +182,7 @@ class Surfaces:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
             busy = [r for k, r in self._recs.items() if k[0] == match_id and r.busy]
             if not busy and not self._tasks:
+                await self.addresses.written()
                 return
             for r in busy:
                 await r.wait()
@@ -184,6 +191,7 @@ class Surfaces:
         self.ctx.closing = True
         for rec in list(self._recs.values()):
             rec.cancel()
+        await self.addresses.written()
 
     # ---- what players and commands reach ---------------------------------------------------------
 

@@ -14,7 +14,7 @@ from bot import messages
 from bot.i18n import Translator, translator
 from bot.render_pool import rendered
 from bot.surfaces import names
-from bot.surfaces.content import Shown, fingerprint
+from bot.surfaces.content import shown
 from bot.surfaces.kind import Context, Rows
 from bot.surfaces.reconciler import Reconciler
 from bot.surfaces.redraw import TOKEN_SECONDS, Drafted, Redrawn
@@ -80,9 +80,10 @@ async def open_panel(
     if mid is None:
         mid = (await interaction.original_response()).id
     old = await ctx.addresses.get(m.id, KIND, seat)
-    await ctx.addresses.note(
-        SurfaceRow(m.id, KIND, seat, interaction.channel_id, mid, interaction.token, m.version, ctx.now())
-    )
-    rec.replaced(Shown(m.version, fingerprint(board), board.image_key), (interaction.token, mid))
+    now = shown(m.version, board)
+    rec.replaced(now, (interaction.token, mid))
+    # what it shows goes with its address, in the one write a new panel costs
+    await ctx.addresses.note(SurfaceRow(m.id, KIND, seat, interaction.channel_id, mid, interaction.token,
+                                        m.version, ctx.now(), now.encode()))  # fmt: skip
     if old is not None and old.message_id != mid:
         await retire(ctx, old, tr)

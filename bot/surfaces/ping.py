@@ -1,16 +1,20 @@
 """The turn ping: a small reply to the board that mentions the players whose turn just began (edits
 never notify), once per turn in any process (claimed in the surfaces table), replacing the previous
-one; deleted when the game ends. Stored, so a restart deletes the old one instead of leaving it."""
+one; deleted when the game ends or a turn begins for nobody to mention (a computer, a player away).
+While its turn goes on, its time follows the turn limit (a decision re-arms it): a ping never says a
+time that has passed. Stored, so a restart deletes the old one instead of leaving it."""
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
 import logging
+from typing import Any
 
 import discord
 
 from bot import messages
+from bot.messages import Board
 from bot.surfaces import names
 from bot.surfaces.kind import Rows, SurfaceKind
 from bot.surfaces.reconciler import Reconciler
@@ -19,6 +23,26 @@ from engine.store import LIVE, MatchRow, SurfaceRow
 log = logging.getLogger(__name__)
 
 KIND = names.PING
+FOLLOW_SECONDS = 5  # a turn limit that moved less (quick clicks) leaves the ping's time as it is
+
+
+def _due(m: MatchRow) -> int | None:
+    """The time a ping says (messages.mention_line): the earliest limit of a person."""
+    due = [t for k, t in m.timers.items() if not k.startswith("ai:")]
+    return int(min(due)) if due else None
+
+
+def _said(seats: list[int], due: int | None) -> str:
+    """What a ping says, as stored with it (SurfaceRow.shown): the seats it named and its time."""
+    return f"{','.join(map(str, seats))}:{'' if due is None else due}"
+
+
+def _read(said: str | None) -> tuple[list[int] | None, int | None]:
+    try:
+        seats, due = (said or "").split(":")
+        return [int(s) for s in seats.split(",") if s], int(due) if due else None
+    except ValueError:
+        return None, None
 
 
 class PingSurface(SurfaceKind):
@@ -33,8 +57,7 @@ class PingSurface(SurfaceKind):
         row = await ctx.addresses.get(m.id, KIND)
         line = messages.mention_line(m, state, messages.tr_for(m)) if m.status in LIVE else None
         if line is None:
-            if m.status not in LIVE and row is not None and row.message_id is not None:
-                await self._drop(row)  # the game is over: no ping outlives it
+            await self._no_new_turn(m, state, row)
             return
         if row is not None and row.version >= m.version:
             return  # this turn was pinged (by this process or another)
@@ -53,9 +76,37 @@ class PingSurface(SurfaceKind):
             return
         if row is not None and row.message_id is not None:
             await self._delete(row)
+        said = _said(m.meta.new_turn, _due(m))
         await ctx.addresses.put(
-            SurfaceRow(m.id, KIND, -1, m.channel_id, mid, version=m.version, at=ctx.now())
+            SurfaceRow(m.id, KIND, -1, m.channel_id, mid, version=m.version, at=ctx.now(), shown=said)
         )
+
+    async def _no_new_turn(self, m: MatchRow, state: Any, row: SurfaceRow | None) -> None:
+        """A commit that began nobody's turn to mention. Over, or a turn began for nobody to mention
+        (a computer, a player away): the ping of the turn before is not left standing through it.
+        Else the pinged turn goes on, and says the time it has now (a decision re-arms the limit)."""
+        if row is None or row.message_id is None or row.version >= m.version:
+            return
+        if m.status not in LIVE or m.meta.new_turn:
+            await self._drop(row)
+            return
+        seats, due = _read(row.shown)
+        now_due = _due(m)
+        if seats is None or due is None or now_due is None or abs(now_due - due) < FOLLOW_SECONDS:
+            return
+        pinged = dataclasses.replace(m, meta=dataclasses.replace(m.meta, new_turn=seats))
+        line = messages.mention_line(pinged, state, messages.tr_for(m))
+        if line is None:  # everybody it named is away now
+            await self._drop(row)
+            return
+        try:
+            await self.ctx.send.edit(
+                row.channel_id or m.channel_id, row.message_id, Board(line[0], None), image=False
+            )
+        except discord.HTTPException as err:
+            log.info("match %s: the turn ping's time was not brought up to date: %s", m.id, err)
+            return
+        await self.ctx.addresses.put(dataclasses.replace(row, shown=_said(seats, now_due)))
 
     async def _delete(self, row: SurfaceRow) -> None:
         assert row.message_id is not None

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 QUIET_SECONDS = 0.5  # a surface waits at most this long for clicks on their way to a commit
 
@@ -36,6 +36,11 @@ class Quiet:
                 del self._acting[pair]
             self._calm.set()  # whoever waits checks again
 
+    async def calm(self) -> None:
+        """Until no click of any match is on its way to a commit (bounded as ``wait``): work that
+        can wait (noting what surfaces show) leaves a burst of clicks the database to themselves."""
+        await self._until(lambda: bool(self._acting))
+
     async def wait(self, match_id: int, user_id: int | None = None) -> None:
         """Let the clicks already on their way to this match's commit land first (a burst of
         simultaneous clicks): a surface is then drawn once, at the last of them, instead of once per
@@ -43,13 +48,16 @@ class Quiet:
         answer then goes out after its own commit, not after those of three others placing at once
         (its image still waits for all: one image, the latest). Bounded: a steady stream of clicks
         delays nobody for long."""
-        deadline = asyncio.get_running_loop().time() + QUIET_SECONDS
 
         def busy() -> bool:
             if user_id is not None:
                 return (match_id, user_id) in self._acting
             return any(match == match_id for match, _ in self._acting)
 
+        await self._until(busy)
+
+    async def _until(self, busy: Callable[[], bool]) -> None:
+        deadline = asyncio.get_running_loop().time() + QUIET_SECONDS
         while busy():
             left = deadline - asyncio.get_running_loop().time()
             if left <= 0:

@@ -10,7 +10,10 @@ step that Discord refused for a reason worth retrying raises ``Retry``, and the 
 time a rate limit names, else a growing backoff) and tries again until it succeeds or
 ``GIVE_UP_SECONDS`` pass. A click's answer on the same surface (an interaction response, which is
 not queued behind a rate-limited edit) is recorded with ``answered``; if it landed while an edit was
-in flight, that edit may have overwritten it, so the worker goes round once more."""
+in flight, that edit may have overwritten it, so the worker goes round once more.
+
+What the surface shows is told (``remember``) whenever it changes, to be stored with its address; a
+reconciler new in this process (after a restart) starts from what was stored (``recall``)."""
 
 from __future__ import annotations
 
@@ -47,6 +50,8 @@ class Reconciler:
     now: Callable[[], float]
     on_idle: Callable[[Reconciler], None] = lambda rec: None
     shown: Shown | None = None
+    remember: Callable[[Reconciler], None] = lambda rec: None  # what it shows changed: store it
+    recalled: bool = False  # what was stored is known (or what it shows was learnt since)
     display: tuple[int, str] = (-1, "")  # (seat version, display state)
     token: tuple[str, int, float] | None = None  # the latest click on this surface: (token, message, when)
     answers: int = 0
@@ -78,18 +83,32 @@ class Reconciler:
         if not self.busy:
             self._task = asyncio.get_running_loop().create_task(self._work())
 
+    def recall(self, stored: str | None) -> None:
+        """What the surface's stored address says it shows (SurfaceRow.shown), taken once, the first
+        time this process looks at the surface: what it learnt itself since is newer."""
+        if not self.recalled:
+            self.recalled = True
+            if self.shown is None:
+                self.shown = Shown.decode(stored)
+
+    def _show(self, shown: Shown | None) -> None:
+        self.recalled = True
+        if shown != self.shown:
+            self.shown = shown
+            self.remember(self)
+
     def showed(self, shown: Shown) -> None:
         """The worker's own edit landed (never recorded over a newer answer)."""
         self.put = shown.fingerprint
         if self.shown is None or shown.version >= self.shown.version:
-            self.shown = shown
+            self._show(shown)
             self.checked = max(self.checked, shown.version)
 
     def answered(self, shown: Shown, token: tuple[str, int] | None = None) -> None:
         """A click's answer drew this surface (``token``: that interaction's token and the message it
         answered on, usable for 15 minutes)."""
         if self.shown is None or shown.version >= self.shown.version:
-            self.shown = shown
+            self._show(shown)
             self.checked = max(self.checked, shown.version)
         if token is not None:
             self.via(*token)
@@ -112,7 +131,8 @@ class Reconciler:
     def replaced(self, shown: Shown, token: tuple[str, int]) -> None:
         """A new message took this surface's place (a panel opened anew): nothing of the old one
         counts, its display state neither; ``shown`` is what the new one shows."""
-        self.shown, self.checked, self.display = None, -1, (-1, "")
+        self.checked, self.display = -1, (-1, "")
+        self._show(None)
         self.answered(shown, token)
 
     def draft(self, version: int, board: Board) -> Draft | None:
@@ -154,7 +174,8 @@ class Reconciler:
 
     def forget(self) -> None:
         """What it shows is unknown now (an edit failed, or may lie under an older one): look again."""
-        self.shown, self.checked = None, -1
+        self._show(None)
+        self.checked = -1
         self.poke()
 
     def _answered_fp(self) -> bytes | None:
@@ -195,7 +216,8 @@ class Reconciler:
                     continue
                 if self.answers != answers and self.put is not None and self.put != self._answered_fp():
                     # a click's answer landed while our edit was in flight, which may have buried it
-                    self.shown, self.checked, self._dirty = None, -1, True
+                    self._show(None)
+                    self.checked, self._dirty = -1, True
                 else:
                     self.checked = max(self.checked, asked)
         except Exception:

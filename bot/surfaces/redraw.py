@@ -61,6 +61,8 @@ class Redrawn(SurfaceKind):
         page = await self.draft(rec, m, state)
         if page is None:
             return
+        if page.row is not None:
+            rec.recall(page.row.shown)  # a restarted bot knows what the message shows
         d = rec.draft(m.version, page.board)
         if d is None:
             return
@@ -76,7 +78,7 @@ class Redrawn(SurfaceKind):
                     raise Retry(said.after) from None
             elif not await self.refused(rec, page, err, said):
                 return
-        rec.showed(Shown(m.version, d.fingerprint, d.image_key))
+        rec.showed(Shown(m.version, d.fingerprint, d.image))
 
     async def _by_token(self, rec: Reconciler, board: Board, image: bool) -> bool:
         """Reach the surface through its latest click's interaction: True if that worked."""

@@ -51,6 +51,7 @@ class LineSurface(SurfaceKind):
         row = await ctx.addresses.get(m.id, KIND)
         if row is None or row.message_id is None or row.channel_id is None:
             return
+        rec.recall(row.shown)
         board = Board(line_text(m, state, m.channel_id, messages.tr_for(m)), None)
         fp = fingerprint(board)
         if not rec.shows(fp):

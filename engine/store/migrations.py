@@ -205,6 +205,14 @@ MIGRATIONS: list[Migration] = [
     """,
         data=_addresses_out_of_seats,
     ),
+    # 8: what each surface's message shows (its version and digests of its content and image, in the
+    # bot's words): a restarted bot knows it and sends nothing a message shows already. Empty for the
+    # surfaces of earlier versions (they are looked at once, as before).
+    Migration(
+        """
+    ALTER TABLE surfaces ADD COLUMN shown TEXT;
+    """
+    ),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

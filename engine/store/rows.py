@@ -96,7 +96,9 @@ class SurfaceRow:
     """Where one surface of a match lives (bot.surfaces): a message in a channel, and for a surface
     reached through an interaction (an ephemeral panel) the token Discord lets a bot use for 15
     minutes after ``at``. ``seat`` is -1 for a surface of the whole match; ``version`` is the last one
-    claimed (a ping's turn, a recap sent once)."""
+    claimed (a ping's turn, a recap sent once). ``shown`` says what that message shows, in the bot's
+    own short words (a version and digests, bot.surfaces.content): opaque here, kept so that a
+    restarted bot does not send a message what it shows already."""
 
     match_id: int
     kind: str
@@ -106,6 +108,7 @@ class SurfaceRow:
     token: str | None = None
     version: int = 0
     at: float = 0.0
+    shown: str | None = None
 
 
 @dataclass(frozen=True)

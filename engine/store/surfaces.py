@@ -8,16 +8,24 @@ from typing import Any
 from engine.store.conn import Body
 from engine.store.rows import SurfaceRow
 
-_SURFACE_COLUMNS = "match_id, kind, seat, channel_id, message_id, token, version, at"
+_SURFACE_COLUMNS = "match_id, kind, seat, channel_id, message_id, token, version, at, shown"
+# a row written without what its message shows (a new token, a claim) keeps what was noted for that
+# message; a new message shows nothing known yet
 _UPSERT = (
-    f"INSERT INTO surfaces ({_SURFACE_COLUMNS}) VALUES (?,?,?,?,?,?,?,?) "
+    f"INSERT INTO surfaces ({_SURFACE_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?) "
     "ON CONFLICT (match_id, kind, seat) DO UPDATE SET channel_id=excluded.channel_id, "
-    "message_id=excluded.message_id, token=excluded.token, version=excluded.version, at=excluded.at"
+    "message_id=excluded.message_id, token=excluded.token, version=excluded.version, at=excluded.at, "
+    "shown=CASE WHEN excluded.shown IS NULL AND surfaces.message_id = excluded.message_id "
+    "THEN surfaces.shown ELSE excluded.shown END"
 )
+_SHOWN = "UPDATE surfaces SET shown=? WHERE match_id=? AND kind=? AND seat=?"
 
 
 def _values(row: SurfaceRow) -> tuple[Any, ...]:
-    return (row.match_id, row.kind, row.seat, row.channel_id, row.message_id, row.token, row.version, row.at)
+    return (
+        row.match_id, row.kind, row.seat, row.channel_id, row.message_id, row.token, row.version, row.at,
+        row.shown,
+    )  # fmt: skip
 
 
 class SurfaceQueries:
@@ -33,6 +41,11 @@ class SurfaceQueries:
 
     async def put_surface(self, row: SurfaceRow) -> None:
         await self._execute(_UPSERT, *_values(row))
+
+    async def note_shown(self, shown: list[tuple[str | None, int, str, int]]) -> None:
+        """What surfaces' messages show now, (shown, match_id, kind, seat) each, in one transaction
+        (a surface without a stored address is left out)."""
+        await self._write(lambda db: db.executemany(_SHOWN, shown))
 
     async def claim_surface(self, row: SurfaceRow) -> bool:
         """Write ``row`` only if its version is newer than the stored one: True for the one caller, in

@@ -92,6 +92,7 @@ EN_LABELS: dict[str, str] = {
     "over": "Game over",
     "winner": "Game over: {names} wins",
     "winners": "Game over: {names} win",
+    "ended": "Game ended",
     "waiting": "solving…",
     "order_1": "1st",
     "order_2": "2nd",

@@ -65,6 +65,12 @@ def _status_text(
 ) -> tuple[str, c.RGB]:
     n = view.get("n", len(names))
     solved = [s for s in view.get("solved") or [] if isinstance(s, int)]
+    if view.get("ended") and not view.get("over"):  # ended before its finish: nobody solves any more
+        result = view.get("ended_result")
+        winners = [_name(names, w, labels) for w in (result or {}).get("winners") or [] if isinstance(w, int)]
+        if not winners:
+            return label(labels, "ended"), c.INK
+        return label(labels, "winners" if len(winners) > 1 else "winner", names=" & ".join(winners)), c.INK
     if view.get("over"):
         winners = [_name(names, w, labels) for w in view.get("winners") or []]
         if view.get("mode") != "race" or not winners:
@@ -125,7 +131,7 @@ def _player_row(
         if seat in solved:
             mark = f"{order_label(labels, solved.index(seat) + 1)} ✓"
             c.text(d, (244, y + 27), mark, 18, OK_GREEN, bold=True, anchor="lm", max_width=74)
-        else:
+        elif not view.get("ended"):
             c.text(d, (244, y + 27), label(labels, "waiting"), 15, c.MUTED, anchor="lm", max_width=74)
     if view.get("mode") == "race":
         gains = _gains(view, seat)
