@@ -145,6 +145,7 @@ def step_board(
     names = Ctx(m, steps[k].state, tr).shown_names
     here = [x for x in marks if shown_at(x) == k]  # the decision made in this position (one at most)
     lines += [tr("lessons.mark", name=names[x.seat], line=lesson_line(m, steps, x, tr)) for x in here]
+    lines += [tr("lessons.legend")] if here else []
     content = "\n".join([head, *lines])
     while len(content) > messages.MAX_CONTENT and len(lines) > 1:
         lines = lines[1:]

@@ -109,10 +109,23 @@ def badge(d: ImageDraw.ImageDraw, xy: tuple[float, float], better: bool) -> None
     c.text(d, (x, y + 1), TICK if better else CROSS, 16, c.WHITE, bold=True, anchor="mm")
 
 
+def joined(found: Iterable[Box], gap: float = 12) -> list[Box]:
+    """Boxes side by side in one row (dice in a tray) joined into one: one outline says "these"."""
+    out: list[Box] = []
+    for box in sorted(found, key=lambda b: (b[1], b[0])):
+        last = out[-1] if out else None
+        if last is not None and (last[1], last[3]) == (box[1], box[3]) and 0 <= box[0] - last[2] <= gap:
+            out[-1] = (last[0], last[1], max(last[2], box[2]), last[3])
+        else:
+            out.append(box)
+    return out
+
+
 def boxes(d: ImageDraw.ImageDraw, found: Iterable[Box], better: bool, radius: float = 8) -> None:
-    """Outline every box of one choice (the one made a little wider, so both show on a shared target)
-    and badge the first: top right for the better choice, top left for the one made."""
-    found = list(found)
+    """Outline every box of one choice (neighbours in a row as one; the one made a little wider, so
+    both show on a shared target) and badge the first: top right for the better choice, top left for
+    the one made."""
+    found = joined(found)
     for box in found:
         outline(d, grow(box, 2 if better else 6), better, radius)
     if found:

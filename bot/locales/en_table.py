@@ -35,7 +35,8 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "lessons.replay": "See the first on the board with `/replay match:{id} step:{step}` (the others at "
     "their steps, marked 🎓): the position before your choice, the better one drawn ✓ in green, yours ✗ "
     "in red.",
-    "lessons.caption": "✓ better: {better} · ✗ played: {played}",
+    "lessons.caption": "✓ {better} · ✗ {played}",
+    "lessons.legend": "On the board: ✓ the better choice (solid green), ✗ the one made (dashed red).",
     "lessons.timeouts": (
         "⏱ The computer played {n} move for you when your time ran out (step {steps}): not counted "
         "as your decision.",

@@ -12,7 +12,6 @@ from PIL import Image
 
 from bot import replay
 from bot.i18n import translator
-
 from engine.lessons import TOP
 from render.lesson import BETTER, PLAYED
 from tests.bot.helpers import (
