@@ -61,7 +61,6 @@ EN_LABELS: dict[str, str] = {
     "moves_left": "Moves left before a draw: {n}",
     "no_limit": "Movement phase",
     "points": "{points}/{target}",
-    "target": "needs {target} points",
     "game_over": "GAME OVER",
     "draw": "DRAW",
     "wins": "{name} wins",
