@@ -207,6 +207,12 @@ def lesson_line(m: MatchRow, steps: Sequence[Step], lesson: Lesson, tr: Translat
     return tr(key, step=at, played=played, better=better, n=max(1, round(lesson.cost)))
 
 
+def person_seat(m: MatchRow, user_id: int) -> int | None:
+    """The seat ``user_id`` played in ``m``, also one the computer took over after they left (their
+    lessons are still theirs); None for someone who did not play (or whose data was deleted)."""
+    return next((i for i, s in enumerate(m.seats) if s.user_id == user_id), None)
+
+
 def _ranges(ks: Sequence[int]) -> str:
     """Steps as runs: 12-15, 40, 52-53 (a run: the steps of one player's moves without another's)."""
     runs: list[list[int]] = []

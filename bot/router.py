@@ -227,6 +227,8 @@ class Router:
         strongest computer reviews the whole game in the worker process, so the answer is deferred."""
         if m.status != "finished" or not lessons.teaches(m.game):
             raise NoLessonsYet()
+        if seat is None:  # one who left: the computer played on, what they decided before is theirs
+            seat = replay.person_seat(m, interaction.user.id)
         if seat is None:
             raise NotInMatch()
         await interaction.response.defer(ephemeral=True, thinking=True)
