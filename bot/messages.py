@@ -180,6 +180,12 @@ def lobby(m: MatchRow, tr: Translator) -> Board:
     for level in levels:  # Add AI offers the game's levels (one button when there is one level)
         label = tr("lobby.ai") if len(levels) == 1 else tr("lobby.ai_level", level=tr(f"level.{level}"))
         items.append(ActionButton("l", m.id, m.version, f"ai.{level}", label=label, row=1, disabled=full))
+    if not full:  # what each level means, where one is picked
+        about = [
+            tr("lobby.level_about", level=tr(f"level.{x}"), about=tr(f"level.about.{m.game}.{x}"))
+            for x in levels
+        ]
+        content += "\n" + tr("lobby.levels", levels="; ".join(about))
     return Board(content, _view_of(items))
 
 

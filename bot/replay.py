@@ -33,6 +33,7 @@ from engine.registry import rules_for
 from engine.replay import Step
 from engine.store import LIVE, MatchRow, SeatInfo
 from render.graphemes import cut
+from render.lesson import Lesson as Overlay
 
 MAX_FRAMES = 24  # frames of a recap: the first and the last board always, the moments between sampled
 FRAME_MS = 1000
@@ -75,10 +76,13 @@ def _public(events: Sequence[Event]) -> list[Event]:
     return [e for e in events if e.visible_to(None)]
 
 
-def step_draw(m: MatchRow, steps: Sequence[Step], k: int, tr: Translator) -> Callable[[], bytes]:
+def step_draw(
+    m: MatchRow, steps: Sequence[Step], k: int, tr: Translator, lesson: Lesson | None = None
+) -> Callable[[], bytes]:
     """How to draw step ``k`` (0 = the start): the public view then, with the caption of the move that
     led to it. The last step of a match that is over is the final board itself, drawn as the channel
-    message draws it (same view, same caption)."""
+    message draws it (same view, same caption). ``lesson``: a costly decision made at this step (the
+    position before it, ``shown_at``), drawn over the board, its caption naming both choices."""
     ui, rules = UIS[m.game], rules_for(m.game)
     if k == len(steps) - 1 and m.status not in LIVE:
         board = messages.game(m, steps[k].state)
@@ -87,7 +91,19 @@ def step_draw(m: MatchRow, steps: Sequence[Step], k: int, tr: Translator) -> Cal
     ctx = Ctx(_running(m), steps[k].state, tr)
     caption = ui.caption(_public(steps[k].events), ctx)
     view = rules.view(steps[k].state, None)
+    if lesson is not None and shown_at(lesson) == k:
+        played, better = (
+            action_text(m, steps[k].state, lesson.seat, code, tr) for code in (lesson.played, lesson.better)
+        )
+        caption = tr("lessons.caption", better=_plain(better), played=_plain(played))
+        overlay = Overlay(better=lesson.better, played=lesson.played)
+        return functools.partial(ui.render, view, ctx.names, caption, tr, lesson=overlay)
     return functools.partial(ui.render, view, ctx.names, caption, tr)
+
+
+def _plain(text: str) -> str:
+    """Message text (markdown escaped) as a picture draws it."""
+    return text.replace("\\", "")
 
 
 def step_lines(m: MatchRow, steps: Sequence[Step], k: int, tr: Translator) -> list[str]:
@@ -120,17 +136,16 @@ def step_board(
     """The ephemeral /replay message at step ``k`` of ``len(steps) - 1``: the text in ``tr``'s
     language, the image in ``image_tr``'s (a private reply: both the viewer's, see Delivery), and
     ⏮ ◀ ▶ ⏭. Each button carries the step it goes to (kind ``r``), so it works after a restart.
-    ``marks``: the match's lessons (engine.lessons); the ones made at this step are told under it."""
+    ``marks``: the match's lessons (engine.lessons); one made in this step's position is told under
+    it and drawn on the board (the better choice and the one made)."""
     last = len(steps) - 1
     game = tr(f"game.{m.game}")
     head = tr("replay.text", game=game, id=m.id, step=k, total=last)
     lines = step_lines(m, steps, k, tr)
     names = Ctx(m, steps[k].state, tr).shown_names
-    lines += [
-        tr("lessons.mark", name=names[x.seat], line=lesson_line(m, steps, x, tr))
-        for x in marks
-        if x.step == k
-    ]
+    here = [x for x in marks if shown_at(x) == k]  # the decision made in this position (one at most)
+    lines += [tr("lessons.mark", name=names[x.seat], line=lesson_line(m, steps, x, tr)) for x in here]
+    lines += [tr("lessons.legend")] if here else []
     content = "\n".join([head, *lines])
     while len(content) > messages.MAX_CONTENT and len(lines) > 1:
         lines = lines[1:]
@@ -148,7 +163,7 @@ def step_board(
     for item in items:
         view.add_item(item)
     alt = tr("replay.alt", game=game, id=m.id, step=k, total=last)
-    draw = step_draw(m, steps, k, image_tr)
+    draw = step_draw(m, steps, k, image_tr, here[0] if here else None)
     return Board(cut(content, messages.MAX_CONTENT), view, draw, f"replay-{m.id}-{k}.png", alt)
 
 
@@ -175,26 +190,70 @@ def action_text(m: MatchRow, state: Any, seat: int, code: str, tr: Translator) -
     return code
 
 
+def shown_at(lesson: Lesson) -> int:
+    """The /replay step that shows a decision: the position it was made in, one before the step the
+    decision led to (``Lesson.step``)."""
+    return lesson.step - 1
+
+
 def lesson_line(m: MatchRow, steps: Sequence[Step], lesson: Lesson, tr: Translator) -> str:
-    """ "Step 12: Keep the 2 cost you about 3 points; Keep the 5 was better." """
-    before = steps[lesson.step - 1].state
+    """ "Step 11: Keep the 2 cost you about 3 points; Keep the 5 was better." (the step showing the
+    position the choice was made in)"""
+    at = shown_at(lesson)
+    before = steps[at].state
     played = action_text(m, before, lesson.seat, lesson.played, tr)
     better = action_text(m, before, lesson.seat, lesson.better, tr)
     key = "lessons.decisive" if lesson.decisive else "lessons.line"
-    return tr(key, step=lesson.step, played=played, better=better, n=max(1, round(lesson.cost)))
+    return tr(key, step=at, played=played, better=better, n=max(1, round(lesson.cost)))
+
+
+def _ranges(ks: Sequence[int]) -> str:
+    """Steps as runs: 12-15, 40, 52-53 (a run: the steps of one player's moves without another's)."""
+    runs: list[list[int]] = []
+    for k in ks:
+        if runs and k == runs[-1][-1] + 1:
+            runs[-1].append(k)
+        else:
+            runs.append([k])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
+
+
+def played_for(steps: Sequence[Step], seat: int, tr: Translator) -> list[str]:
+    """The lines that say where the computer played ``seat``'s moves for its person, at the steps that
+    show those positions: on time-outs, and after they left the game. Never judged as theirs
+    (engine.lessons judges only moves logged from a person), so never among their lessons."""
+    timeouts: list[int] = []
+    after_leaving: int | None = None
+    for k in range(1, len(steps)):
+        a = steps[k].action
+        if a is None or a.seat != seat:
+            continue
+        if a.source == "timeout":
+            timeouts.append(k - 1)
+        elif a.source == "computer" and after_leaving is None:
+            after_leaving = k - 1  # a person's seat plays itself only once they left (resigned)
+    lines = []
+    if timeouts:
+        lines.append(tr("lessons.timeouts", n=len(timeouts), steps=_ranges(timeouts)))
+    if after_leaving is not None:
+        lines.append(tr("lessons.left", step=after_leaving))
+    return lines
 
 
 def lessons_text(
     m: MatchRow, steps: Sequence[Step], seat: int, found: Sequence[Lesson], tr: Translator
 ) -> str:
-    """The private answer of the final board's 🎓 button: ``seat``'s costliest decisions."""
+    """The private answer of the final board's 🎓 button: ``seat``'s costliest decisions, then where
+    the computer played for them (not theirs, so not judged)."""
     head = tr("lessons.head", game=tr(f"game.{m.game}"), id=m.id)
+    others = played_for(steps, seat, tr)
     if next(lessons.decisions(steps, [seat]), None) is None:
-        return "\n".join([head, tr("lessons.no_decisions")])  # the computer played every turn of theirs
+        return "\n".join([head, tr("lessons.no_decisions"), *others])  # the computer played all of theirs
     if not found:
-        return "\n".join([head, tr("lessons.none")])
+        return "\n".join([head, tr("lessons.none"), *others])
     lines = [f"{i}. {lesson_line(m, steps, x, tr)}" for i, x in enumerate(found, 1)]
-    return "\n".join([head, *lines, tr("lessons.replay", id=m.id)])
+    footer = tr("lessons.replay", id=m.id, step=shown_at(found[0]))
+    return "\n".join([head, *lines, *others, footer])
 
 
 # ---- the recap: the moments that mattered ------------------------------------------------------------

@@ -11,6 +11,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from bot import i18n
+from bot.games import SPECS
 from bot.games.common import image_labels
 from bot.i18n import TRANSLATED, language, po_path, seat_name, translator
 from bot.locales import en
@@ -132,6 +133,44 @@ def test_no_message_says_s_in_brackets():
             assert not re.search(r"\w\(s\)", form), key
     for key in PLURALS:
         assert "{n}" in en.MESSAGES[key][0] + en.MESSAGES[key][1], key
+
+
+# A number written before a noun that has a plural ("{b} berries") must come from a message with number
+# forms, counted by {n}: otherwise a reader sees "1 berries". The nouns are the ones the catalogue
+# itself inflects (the word after {n} whose forms differ: "berry"/"berries"), plus abbreviations.
+_COUNTED = re.compile(r"\{(\w+)\}\s+(?:[\w-]+\s+)?([A-Za-z]+)")
+_ABBREVIATIONS = {"pts"}
+
+
+def _inflected_nouns() -> set[str]:
+    """The first word after {n} that differs between a plural's forms ("{n} berry"/"{n} berries",
+    "{n} other chip"/"{n} other chips"), plus abbreviations."""
+    out = set(_ABBREVIATIONS)
+    pattern = r"\{n\}\s+([\w-]+)(?:\s+([A-Za-z]+))?"
+    for key in PLURALS:
+        one, other = (re.findall(pattern, en.MESSAGES[key][i]) for i in (0, -1))
+        for a, b in zip(one, other, strict=False):
+            out |= {b[0]} if a[0] != b[0] else {b[1]} if a[1] != b[1] else set()
+    return out
+
+
+def _bare_counts(templates: dict[str, object], nouns: set[str]) -> list[str]:
+    """Keys of single-form templates that write a number before one of ``nouns``."""
+    found = []
+    for key, text in templates.items():
+        if isinstance(text, str):
+            found += [f"{key}: {m[0]}" for m in _COUNTED.finditer(text) if nouns & {m[2], *m[0].split()[1:2]}]
+    return found
+
+
+def test_no_count_is_written_without_its_plural_forms():
+    nouns = _inflected_nouns()
+    assert {"berries", "points", "chips", "cards"} <= nouns
+    labels = {f"render.{g}.{k}": v for g, spec in SPECS.items() for k, v in spec.renderer.labels.items()}
+    assert _bare_counts({**en.MESSAGES, **labels}, nouns) == []
+    # the check itself finds what the outside review found
+    bad = {"alt": "{name} {score} pts: {b} berries", "head": "target {target} points", "ok": "{square} holds"}
+    assert _bare_counts(bad, nouns) == ["alt: {score} pts", "alt: {b} berries", "head: {target} points"]
 
 
 def test_every_plural_in_every_language():

@@ -1,5 +1,6 @@
 """``./run samples``: every registered game's README images, then the same pictures in every
-translated language, into docs/images/ (or the folder given)."""
+translated language, then the 🎓 step of /replay of each game with lessons (tools.lesson_sample),
+into docs/images/ (or the folder given)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 from bot.games import SPECS
 from bot.i18n import TRANSLATED
 from render.samples import DOCS_IMAGES, write
-from tools import i18n
+from tools import i18n, lesson_sample
 
 
 def main(argv: list[str]) -> None:
@@ -17,6 +18,7 @@ def main(argv: list[str]) -> None:
     for spec in SPECS.values():
         write(spec.renderer.samples(), out)
     i18n.samples(TRANSLATED, out)
+    lesson_sample.main([str(out)])
 
 
 if __name__ == "__main__":

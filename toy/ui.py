@@ -25,6 +25,7 @@ MESSAGES = {
     "rules.toy": "Add 1 or 2 until you reach the target.",
     "button.hand.toy": "My counter",
     "level.steady": "steady",
+    "level.about.toy.steady": "always adds 1",
 }
 
 

@@ -33,11 +33,14 @@ class Replay(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="replay", description=desc("cmd.replay"))
-    @app_commands.describe(match=desc("opt.replay_match"))
-    async def replay(self, interaction: discord.Interaction, match: int) -> None:
-        """Opens at the start; ⏮ ◀ ▶ ⏭ step through (they keep working after a restart)."""
+    @app_commands.describe(match=desc("opt.replay_match"), step=desc("opt.replay_step"))
+    async def replay(
+        self, interaction: discord.Interaction, match: int, step: app_commands.Range[int, 0] = 0
+    ) -> None:
+        """Opens at the start, or at ``step`` (the one a 🎓 answer names; past the end: the last);
+        ⏮ ◀ ▶ ⏭ step through (they keep working after a restart)."""
         try:
-            await replay_viewer.show(self.bot.matches, interaction, match, 0, edit=False)
+            await replay_viewer.show(self.bot.matches, interaction, match, step, edit=False)
         except EngineError as err:  # not this server's, still live, never started
             await self.bot.reply_engine_error(interaction, err)
 

@@ -33,6 +33,7 @@ from engine.match import PRIVATE, PUBLIC
 from engine.registry import rules_for
 from engine.result import Final
 from engine.store import MatchRow
+from render.lesson import Lesson
 from render.renderer import Renderer
 
 
@@ -237,9 +238,13 @@ class GameUI:
         caption: str | None,
         tr: Translator | None = None,
         display: str = "",
+        lesson: Lesson | None = None,
     ) -> bytes:
         """PNG bytes of the public view in the language of ``tr`` (English without one), with the
-        display state of a display-only click, if any; called in a worker thread."""
+        display state of a display-only click, if any, or a costly decision drawn over it (``lesson``:
+        the 🎓 step of /replay; only a game with lessons gets one); called in a worker thread."""
         drawn, mark = self.picture(view, display)
+        if lesson is not None:
+            mark = {**mark, "lesson": lesson}
         labels = image_labels(self.game, self.renderer.labels, tr)
         return self.renderer.board(drawn, names, caption=caption, labels=labels, **mark)

@@ -215,7 +215,7 @@ class HongaUI(GameUI):
 
     def _alt_text(self, view: dict[str, Any], ctx: Ctx, names: list[str]) -> str:
         tr = ctx.tr
-        parts = [tr("honga.alt.head", turn=view["turn"], target=view["target"],
+        parts = [tr("honga.alt.head", turn=view["turn"], n=view["target"],
                     final=tr("honga.alt.final") if view["final_round"] else "")]  # fmt: skip
         # whose turn comes first: the most wanted fact when only a screen reader's first words are heard
         if view["over"] and view.get("winners") is not None:
@@ -243,7 +243,7 @@ class HongaUI(GameUI):
             tr("honga.alt.herd", n=len(view["herd"]), cap=view["herd_cap"], owners=owners, tusk=tusk)
         )
         cards = [
-            tr("honga.alt.trade_card", slot=i + 1, cost=cost_text(tr, c["food"], c["mammoths"]), vp=c["vp"])
+            tr("honga.alt.trade_card", slot=i + 1, cost=cost_text(tr, c["food"], c["mammoths"]), n=c["vp"])
             if c
             else f"{i + 1}) {tr('honga.alt.empty')}"
             for i, c in enumerate(view["trade"])
@@ -252,8 +252,9 @@ class HongaUI(GameUI):
         steps = ", ".join(f"{names[i]} {p['step']}" for i, p in enumerate(view["players"]))
         parts.append(tr("honga.alt.mountain", steps=steps))
         for i, p in enumerate(view["players"]):
-            f, b, m, w = p["res"]
+            f, b, m, w = (tr(f"honga.pay.{k}", n=n) for k, n in zip("fbmw", p["res"], strict=True))
             pending = tr("honga.alt.pending", n=p["pending"]) if p["pending"] else ""
-            parts.append(tr("honga.alt.player", name=names[i], score=p["score"], f=f, b=b, m=m, w=w,
-                            x=p["board"], cards=p["cards"]) + pending + ".")  # fmt: skip
+            parts.append(tr("honga.alt.player", name=names[i], score=tr("honga.points", n=p["score"]), f=f,
+                            b=b, m=m, w=w, x=tr("honga.cost.mammoths", n=p["board"]),
+                            cards=tr("honga.alt.cards", n=p["cards"])) + pending + ".")  # fmt: skip
         return " ".join(parts)

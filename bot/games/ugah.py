@@ -276,7 +276,7 @@ class UgahUI(GameUI):
                 "ugah.alt.head",
                 mm=where(view["mm"]),
                 bb=where(view["bb"]),
-                left=len(between),
+                n=len(between),
                 values=" ".join(shown) or "-",
                 hidden=hidden,
             ),
@@ -304,7 +304,7 @@ class UgahUI(GameUI):
             tr(
                 "ugah.hand.chips",
                 chips=", ".join(_chip(tr, v) for v in sorted(chips, reverse=True)) or tr("ugah.hand.none"),
-                total=sum(chips),
+                n=sum(chips),
                 count=len(chips),
             ),
         ]

@@ -297,7 +297,7 @@ class UongaUI(GameUI):
         view = ctx.view()
         side = side_of_seat(view, seat)
         return ctx.tr("uonga.ev.won", name=names[seat], side=ctx.tr(f"uonga.team.{side}"),
-                      points=view["points"][side])  # fmt: skip
+                      n=view["points"][side])  # fmt: skip
 
     @staticmethod
     def _actor(e: Event) -> int | None:

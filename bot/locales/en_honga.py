@@ -175,7 +175,10 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "honga.hand.drawn": "**Drawn disks:** 1) {a} · 2) {b}",
     "honga.hand.flags": "This turn: {flags}",
     # alt text
-    "honga.alt.head": "Honga board, turn {turn}, target {target} points{final}.",
+    "honga.alt.head": (
+        "Honga board, turn {turn}, target {n} point{final}.",
+        "Honga board, turn {turn}, target {n} points{final}.",
+    ),
     "honga.alt.final": ", final round",
     "honga.alt.left": "Hands left to use: {hands}.",
     "honga.alt.space": "{space} space: {disk}",
@@ -184,9 +187,11 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "honga.alt.honga_at": "HONGA is on {name}'s board.",
     "honga.alt.herd": "Herd (newest first, {n} of {cap}): {owners}. Tusk: {tusk}.",
     "honga.alt.trade": "Trade cards: {cards}.",
-    "honga.alt.trade_card": "{slot}) {cost} for {vp} points",
+    "honga.alt.trade_card": ("{slot}) {cost} for {n} point", "{slot}) {cost} for {n} points"),
     "honga.alt.mountain": "Mountain steps: {steps}.",
-    "honga.alt.player": "{name} {score} pts: {f} fish, {b} berries, {m} mushrooms, {w} water, {x} mammoths, {cards} cards",
+    # each count below comes from a message with its number forms (honga.points, honga.pay.*, ...)
+    "honga.alt.player": "{name} {score}: {f}, {b}, {m}, {w}, {x}, {cards}",
+    "honga.alt.cards": ("{n} bonus card", "{n} bonus cards"),
     "honga.alt.pending": " (+{n} pending)",
     "honga.alt.turn": "{name} to move: {step}.",
     "honga.alt.over": "Game over; winners: {winners}.",

@@ -10,6 +10,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "cmd.replay.name": "replay",
     "cmd.replay": "Step through a finished game move by move (only you see it)",
     "opt.replay_match": "The game's number (its recap and /game fair show it)",
+    "opt.replay_step": "The step to open at, as 🎓 names it (the start if left out)",
     "replay.text": "🎞 **Replay of {game}** #{id} · step {step} of {total}",
     "replay.start": "The board as the game began.",
     "replay.end": "The final board.",
@@ -31,7 +32,19 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "lessons.decisive": "Step {step}: **{played}** decided the game; **{better}** was better.",
     "lessons.none": "No decision of yours cost even half a point by its count. Well played!",
     "lessons.no_decisions": "You made no decision yourself in this game: the computer played your turns.",
-    "lessons.replay": "See each of them on the board with `/replay match:{id}` (marked 🎓).",
+    "lessons.replay": "See the first on the board with `/replay match:{id} step:{step}` (the others at "
+    "their steps, marked 🎓): the position before your choice, the better one drawn ✓ in green, yours ✗ "
+    "in red.",
+    "lessons.caption": "✓ {better} · ✗ {played}",
+    "lessons.legend": "On the board: ✓ the better choice (solid green), ✗ the one made (dashed red).",
+    "lessons.timeouts": (
+        "⏱ The computer played {n} move for you when your time ran out (step {steps}): not counted "
+        "as your decision.",
+        "⏱ The computer played {n} moves for you when your time ran out (steps {steps}): not counted "
+        "as your decisions.",
+    ),
+    "lessons.left": "🏳 The computer played your seat after you left the game (from step {step}): "
+    "not counted as your decisions.",
     "lessons.mark": "🎓 {name}: {line}",
     # /game rules: a picture that teaches
     "rules.picture_caption": "How the board looks at the start of a game",

@@ -31,7 +31,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "ugah.first.take": "you take the {chip}",
     "ugah.first.take_lost": "{chip}, the {lost} is lost",
     "ugah.first.take_lost2": "{chip}, the {lost} and the {lost2} are lost",
-    "ugah.first.take_lost_n": "{chip}, {n} other chips are lost",
+    "ugah.first.take_lost_n": ("{chip}, {n} other chip is lost", "{chip}, {n} other chips are lost"),
     "ugah.steps": ("{n} step", "{n} steps"),
     "ugah.keep": "Keep {keep} {keep_chip}, give {give} {give_chip} to {name}",
     "ugah.ev.rolled": "{name} rolled {faces}",
@@ -54,8 +54,12 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "ugah.status.keep": "{name}: keep one chip and give the other away.",
     "ugah.status.keep_hidden": "{name}: keep one chip and give the other away. 🎒 My chips shows you both chips and lets you choose there.",
     "ugah.status.over": "🏆 Game over. Winner: {winners}. Scores: {scores}",
-    "ugah.alt.head": "Ugah Ugah! board: Mammoth Masher {mm}, Bone Breaker {bb}; "
-    "{left} chips lie between them, face-up values {values}, {hidden} face down.",
+    "ugah.alt.head": (
+        "Ugah Ugah! board: Mammoth Masher {mm}, Bone Breaker {bb}; "
+        "{n} chip lies between them, face-up values {values}, {hidden} face down.",
+        "Ugah Ugah! board: Mammoth Masher {mm}, Bone Breaker {bb}; "
+        "{n} chips lie between them, face-up values {values}, {hidden} face down.",
+    ),
     "ugah.alt.dice": "Dice set aside: {aside}. Current throw: {rolled}.",
     "ugah.alt.spoils": "Spoils cards: {spoils}.",
     "ugah.alt.middle": "in the middle",
@@ -65,7 +69,10 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "ugah.alt.ended": "The game was ended before its finish.",
     "ugah.alt.at_start": "at its start",
     "ugah.alt.at_chip": "on chip {n} of 31",
-    "ugah.hand.chips": "Your chips ({count}, {total} points): {chips}",
+    "ugah.hand.chips": (
+        "Your chips ({count}, {n} point): {chips}",
+        "Your chips ({count}, {n} points): {chips}",
+    ),
     "ugah.hand.none": "none yet",
     "ugah.hand.spoils": "Your spoils cards: {cards} (+{points} at the end)",
     "ugah.hand.pending": "The two chips in play: Mammoth Masher's {mm}, Bone Breaker's {bb}.",

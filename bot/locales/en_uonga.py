@@ -75,7 +75,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "uonga.ev.draw_passes": "🤝 Draw: neither side can move.",
     "uonga.ev.draw_repetition": "🤝 Draw: the same position came up again.",
     "uonga.ev.draw_move_limit": "🤝 Draw: too long without a capture.",
-    "uonga.ev.won": "🏆 {name} ({side}) wins with {points} points!",
+    "uonga.ev.won": ("🏆 {name} ({side}) wins with {n} point!", "🏆 {name} ({side}) wins with {n} points!"),
     "uonga.caption.draw": "Game over: draw",
     "uonga.caption.resigned": "Game over by resignation: {name} wins",
     # status line

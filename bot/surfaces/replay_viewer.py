@@ -26,6 +26,8 @@ async def show(
         raise replay.ReplayRefused("replay.not_found") from None
     replay.replayable(m, state, interaction.guild_id)
     steps = await matches.history(match_id)
+    if not edit:  # a typed step (/replay step:) past the end opens the last; a button's is exact
+        step = min(step, len(steps) - 1)
     if not 0 <= step < len(steps):
         raise replay.ReplayRefused("replay.bad_step")
     marks: list[Lesson] = []

@@ -15,13 +15,15 @@ Every word comes from ``labels`` (English by default: ``EN_LABELS``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeGuard
 
 from PIL import Image, ImageDraw
 
 from engine.games.honga_data import FIELDS, HONGA, NEIGHBOURS, SPACES
 from render import common as c
+from render import lesson as lsn
+from render.honga import lesson as overlay
 from render.honga import style as st
 from render.honga.sprites import ASSETS, Assets, DiskKey, Texts, lettered
 
@@ -66,6 +68,9 @@ class _Frame(c.Frame):
     view: dict[str, Any]
     a: Assets
     english: ClassVar[Mapping[str, str]] = EN_LABELS
+    spots: dict[str, Any] = field(default_factory=dict)
+    """Where choices were drawn, for the 🎓 overlay (render.honga.lesson): "cards" and "rows" boxes
+    by trade slot (1-3) and by seat."""
 
     def seat_ok(self, seat: Any) -> TypeGuard[int]:
         return isinstance(seat, int) and 0 <= seat < _n(self.view)
@@ -197,6 +202,7 @@ def _draw_trade(f: _Frame) -> None:
     for i, card in enumerate(cards):
         x, y = st.PX0 + i * (w + 8), st.CARD_Y
         box = (x, y, x + w, y + st.CARD_H)
+        f.spots.setdefault("cards", {})[i + 1] = box
         if not isinstance(card, dict):
             c.rounded_box(f.d, box, 8, outline=c.SAND_DARK, width=2)
             c.text(f.d, (x + w / 2, y + st.CARD_H / 2), f.label("empty_slot"), 13, c.MUTED, anchor="mm")
@@ -231,6 +237,7 @@ def _draw_row(f: _Frame, seat: int, p: dict[str, Any], y: int, h: int) -> None:
     hot = (live and view.get("current") == seat) or (over and seat in winners)
     fill, outline = (c.HILITE, c.GOLD) if hot else (st.ROW, c.SAND_DARK)
     c.rounded_box(d, (st.PX0, y, st.PX1, y + h), 8, fill=fill, outline=outline, width=3 if hot else 1)
+    f.spots.setdefault("rows", {})[seat] = (st.PX0, y, st.PX1, y + h)
     d.rectangle((st.PX0 + 3, y + 6, st.PX0 + 9, y + h - 6), fill=_colour(seat))
     line1, line2 = y + 19, y + h - 20
     score = f"{_int(p.get('score'))}"
@@ -313,12 +320,14 @@ def render_honga(
     names: list[str],
     caption: str | None = None,
     labels: Mapping[str, str] = EN_LABELS,
+    lesson: lsn.Lesson | None = None,
 ) -> bytes:
     """Draw a Honga view (engine ``view(state, seat)``; only public parts are used) as PNG bytes.
 
     ``names`` are display names per seat (cut to fit); ``caption`` is a one-line, already localised
     banner ("" draws none, None a status built from ``labels``). Missing label keys fall back to
-    English. Pure function of its arguments, safe to call from several threads at once.
+    English. ``lesson``: a costly decision drawn over the board (render.lesson; the view is the
+    position it was made in). Pure function of its arguments, safe to call from several threads at once.
     """
     a = ASSETS.get()
     img = lettered(_texts(labels)).bg.copy()
@@ -329,5 +338,7 @@ def render_honga(
     _draw_disks(f)
     _draw_trade(f)
     _draw_players(f)
+    if lesson is not None:
+        overlay.draw(f.d, f.spots, view.get("current"), lesson)
     _header_and_caption(f, caption)
     return c.encode_png(img, a.palette, st.PNG_LEVEL)

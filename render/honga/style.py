@@ -9,6 +9,7 @@ that must be read (counts, scores) is 15 px bold or more here.
 from __future__ import annotations
 
 from render import common as c
+from render import lesson
 from render.common import RGB
 
 W, H = 840, 600
@@ -84,6 +85,7 @@ FLAT = (
     CARD_BACK,
     ROW,
     FADED,
+    *lesson.COLOURS,
 )
 BLENDS = (
     (c.INK, c.PAPER),

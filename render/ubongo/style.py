@@ -98,7 +98,7 @@ EN_LABELS: dict[str, str] = {
     "order_2": "2nd",
     "order_3": "3rd",
     "order_4": "4th",
-    "gems": "{cards} cards + {gems} gems",
+    "gems": "cards: {cards} · gems: {gems}",  # no number before a noun: labels have no number forms
     "last_round": "Round {n}: the solutions",
     "last_task": "Last task: the solution",
     "unsolved": "not solved",

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from PIL import Image, ImageDraw
 
 from render import common as c
+from render import lesson as lsn
+from render.ugah import lesson as overlay
 from render.ugah.assets import ASSETS, Assets, Lettered, Texts, lettered
 from render.ugah.style import (
     ANIMALS,
@@ -118,6 +120,9 @@ class _Frame(c.Frame):
     a: Assets
     lt: Lettered
     english: ClassVar[Mapping[str, str]] = EN_LABELS
+    spots: dict[str, Any] = field(default_factory=dict)
+    """Where choices were drawn, for the 🎓 overlay (render.ugah.lesson): "dice" (face, box) of the
+    throw, "pins" and "keep" boxes by hunter, "rows" boxes by seat."""
 
 
 # --- view helpers ------------------------------------------------------------------------------------
@@ -193,6 +198,7 @@ def _draw_ring(f: _Frame) -> None:
     for hunter, pos, shift in (("bb", bb, -0.55 if same else 0.0), ("mm", mm, 0.55 if same else 0.0)):
         spr, xy = f.lt.pin(hunter, pos, shift)
         img.paste(spr, xy, spr)
+        f.spots.setdefault("pins", {})[hunter] = (xy[0], xy[1], xy[0] + spr.width, xy[1] + spr.height)
 
 
 def _dice_layout(groups: list[tuple[str, list[str], bool]], die: int) -> tuple[list[float], float]:
@@ -226,6 +232,8 @@ def _draw_dice(f: _Frame, top: int) -> None:
         dx = x + (w - (len(faces) * die + (len(faces) - 1) * DICE_GAP)) / 2
         for face in faces:
             c.paste(f.img, f.lt.dice[(face, die)], (dx, y + 21))
+            if live:
+                f.spots.setdefault("dice", []).append((face, (dx, y + 21, dx + die, y + 21 + die)))
             dx += die + DICE_GAP
         x += w + GROUP_GAP
 
@@ -255,6 +263,8 @@ def _draw_keep(f: _Frame, y: int) -> None:
             key = ring if ring != "taken" else "back"
         c.paste(f.img, f.a.halos[BIG_CHIP], (CX + dx, y), center=True)
         c.paste(f.img, f.a.chips[(BIG_CHIP, key)], (CX + dx, y), center=True)
+        r = BIG_CHIP / 2 + 2
+        f.spots.setdefault("keep", {})[h] = (CX + dx - r, y - r, CX + dx + r, y + r)
         c.paste(f.img, f.lt.tokens[h], (CX + dx + (-40 if dx < 0 else 40), y), center=True)
 
 
@@ -372,6 +382,7 @@ def _draw_players(f: _Frame) -> None:
         hot = is_turn or (over and seat in winners)
         fill, outline = (c.HILITE, c.GOLD) if hot else (ROW, c.SAND_DARK)
         c.rounded_box(d, (PX0, y, PX1, y + h), 9, fill=fill, outline=outline, width=3 if hot else 1)
+        f.spots.setdefault("rows", {})[seat] = (PX0, y, PX1, y + h)
         if over:
             _draw_score(f, seat, y, hot, items, pos)
         else:
@@ -437,13 +448,15 @@ def render_ugah(
     *,
     caption: str | None = None,
     labels: Mapping[str, str] = EN_LABELS,
+    lesson: lsn.Lesson | None = None,
 ) -> bytes:
     """Draw an Ugah Ugah! player view (engine ``view(state, seat)``) as PNG bytes.
 
     ``names`` are display names per seat (cut to fit); ``caption`` is a one-line, already localised
     "what just happened" banner (a status built from ``labels`` is drawn when it is None; "" draws
     none). ``labels`` holds every other word on the board, keyed as ``EN_LABELS``; missing keys (or
-    templates with unknown fields) fall back to English.
+    templates with unknown fields) fall back to English. ``lesson``: a costly decision drawn over the
+    board (render.lesson; the view is the position it was made in).
     Pure function of its arguments, safe to call from several threads at once.
     """
     lt = lettered(_texts(labels))
@@ -453,5 +466,7 @@ def render_ugah(
     _draw_centre(f)
     _draw_spoils(f)
     _draw_players(f)
+    if lesson is not None:
+        overlay.draw(f.d, f.spots, lesson)
     _header_and_caption(f, caption)
     return c.encode_png(img, f.a.palette, PNG_LEVEL)

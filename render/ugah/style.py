@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from render import common as c
+from render import lesson
 from render.common import RGB
 
 W, H = 800, 544
@@ -108,6 +109,7 @@ FLAT = (
     WORM,
     WORM_DARK,
     *CHIP_FILL.values(),
+    *lesson.COLOURS,
 )
 BLENDS = (  # antialiased text edges; other edges snap to the nearer flat colour (fewer PNG bytes)
     (c.INK, c.SAND),

@@ -18,6 +18,8 @@ from typing import Any, ClassVar
 from PIL import ImageDraw
 
 from render import common as c
+from render import lesson as lsn
+from render.uonga import lesson as overlay
 from render.uonga.sprites import ASSETS, Assets, backgrounds
 from render.uonga.style import (
     ARROW,
@@ -59,7 +61,6 @@ EN_LABELS: dict[str, str] = {
     "moves_left": "Moves left before a draw: {n}",
     "no_limit": "Movement phase",
     "points": "{points}/{target}",
-    "target": "needs {target} points",
     "game_over": "GAME OVER",
     "draw": "DRAW",
     "wins": "{name} wins",
@@ -363,13 +364,15 @@ def render_uonga(
     caption: str | None = None,
     labels: Mapping[str, str] | None = None,
     highlight: Any = None,
+    lesson: lsn.Lesson | None = None,
 ) -> bytes:
     """Draw an Uonga view (engine ``view(state, seat)``) as PNG bytes.
 
     ``names`` are display names per seat (cut to fit); ``caption`` is a one-line, already localised
     "what just happened" banner (a status from ``labels`` is drawn when it is None; "" draws none).
     ``labels`` holds every other word, keyed as ``EN_LABELS``. ``highlight`` is an optional selected
-    square and its destinations: ``{"square": "b2", "targets": ["c3", "b3"]}``.
+    square and its destinations: ``{"square": "b2", "targets": ["c3", "b3"]}``. ``lesson``: a costly
+    decision drawn over the board (render.lesson; the view is the position it was made in).
     Pure function of its arguments, safe to call from several threads at once.
     """
     labels = labels if labels is not None else EN_LABELS
@@ -381,6 +384,8 @@ def render_uonga(
     _draw_pieces(f, board)
     _draw_badges(f, board)
     _draw_marks(f, board, highlight)
+    if lesson is not None:
+        overlay.draw(f.d, lesson)
     _draw_status(f)
     _draw_player(f, "cavemen", PANEL[1] + 78)
     _draw_player(f, "mastodons", PANEL[1] + 188)

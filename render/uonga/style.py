@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from render import common as c
+from render import lesson
 from render.common import RGB
 
 W, H = 720, 520
@@ -55,6 +56,7 @@ FLAT = (
     TARGET,
     ROW,
     ORANGE,
+    *lesson.COLOURS,
 )
 BLENDS = (  # antialiased edges worth a palette entry; others snap to the nearer flat colour
     (c.INK, c.PAPER),

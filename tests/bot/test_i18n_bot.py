@@ -98,7 +98,7 @@ async def test_a_game_in_a_german_server_with_a_spanish_player(simcord_env, user
     # private answers follow the clicking user's locale: Spanish
     hand = await alice.click(first, custom_id=button_id(first, "hand", "h"))
     assert hand.ephemeral
-    assert hand.response.content.startswith(ES("ugah.hand.chips", count=0, total=0, chips="").split("(")[0])
+    assert hand.response.content.startswith(ES("ugah.hand.chips", count=0, n=0, chips="").split("(")[0])
     assert ES("ugah.hand.none") in hand.response.content
     assert "Your chips" not in hand.response.content and "Deine Plättchen" not in hand.response.content
     intruder = await bob.click(first, custom_id=custom_ids(first, "g:")[0])

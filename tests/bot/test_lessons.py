@@ -4,11 +4,16 @@ with a clear reply; /replay marks the decisions at their steps."""
 
 from __future__ import annotations
 
+import io
 import random
 
 import pytest
+from PIL import Image
 
+from bot import replay
+from bot.i18n import translator
 from engine.lessons import TOP
+from render.lesson import BETTER, PLAYED
 from tests.bot.helpers import (
     board,
     button_id,
@@ -55,11 +60,24 @@ async def test_each_person_gets_their_own_costliest_decisions_privately(simcord_
     r = await carol.click(final, custom_id=button_id(final, "lessons", "h"))
     assert r.ephemeral and "aren't playing" in r.response.content, r.response.content
 
-    # /replay marks alice's first lesson at its step
+    # the step it names is the position before the choice: /replay opens there with both choices drawn
     first = found[0][0]
-    r = await carol.slash(channel, "replay", match=mid)
+    at = first.step - 1
+    assert f"`/replay match:{mid} step:{at}`" in text, text
+    r = await carol.slash(channel, "replay", match=mid, step=at)
     msg = r.response.message if r.response else r.followups[-1]
-    for _ in range(first.step):
-        r = await carol.click(msg, custom_id=button_id(msg, "next", "r"))
-        msg = r.response.message
-    assert f"step {first.step} of" in msg.content and "🎓 alice:" in msg.content, msg.content
+    assert f"step {at} of" in msg.content and "🎓 alice:" in msg.content, msg.content
+    marked = Image.open(io.BytesIO(await msg.attachments[0].read())).convert("RGB")
+    m, _ = await env.bot.matches.get(mid)
+    steps = await env.bot.matches.history(mid)
+    plain = Image.open(io.BytesIO(replay.step_draw(m, steps, at, translator(None))())).convert("RGB")
+    assert _count(marked, BETTER) > _count(plain, BETTER) + 300, "the better choice is drawn in green"
+    assert _count(marked, PLAYED) > _count(plain, PLAYED) + 200, "the choice made is drawn in red"
+    r = await carol.click(msg, custom_id=button_id(msg, "next", "r"))  # the move made: no mark
+    assert f"step {at + 1} of" in r.response.message.content
+    shown = any(x.step - 1 == at + 1 for x in found[0])  # a second decision in a row is marked there
+    assert ("🎓 alice:" in r.response.message.content) == shown
+
+
+def _count(image: Image.Image, colour: tuple[int, int, int]) -> int:
+    return sum(n for n, rgb in image.getcolors(1 << 16) or [] if rgb == colour)

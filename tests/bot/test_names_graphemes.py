@@ -177,9 +177,10 @@ def test_honga_alt_texts_fit_and_keep_every_players_score(n):
             assert 0 < len(alt) <= 1024
             whole(alt, full)
             for i, p in enumerate(view["players"]):  # every player's facts, after the name
-                f, b, m, w = p["res"]
-                facts = TR("honga.alt.player", name="\0", score=p["score"], f=f, b=b, m=m, w=w,
-                           x=p["board"], cards=p["cards"]).split("\0", 1)[1]  # fmt: skip
+                f, b, m, w = (TR(f"honga.pay.{k}", n=n) for k, n in zip("fbmw", p["res"], strict=True))
+                facts = TR("honga.alt.player", name="\0", score=TR("honga.points", n=p["score"]), f=f, b=b,
+                           m=m, w=w, x=TR("honga.cost.mammoths", n=p["board"]),
+                           cards=TR("honga.alt.cards", n=p["cards"])).split("\0", 1)[1]  # fmt: skip
                 assert facts in alt, (i, facts, alt)
             alts += 1
     assert alts > 20
