@@ -1,4 +1,4 @@
-"""The playground (tools/playground.py) end to end, headless: a short Ugah Ugah! game against the
+"""The playground (tools/playground/) end to end, headless: a short Ugah Ugah! game against the
 computer driven through the same loopback HTTP surface the browser page uses (no browser)."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import uuid
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
@@ -49,29 +50,42 @@ class BrowserPage:
         self.snap = await self._json("GET", "/api/state")
         return self.snap
 
-    async def act(self, kind: str, **extra: Any) -> dict[str, Any]:
-        """One action; re-read and resend if the page republished in between (the clock can
-        republish), as a person clicks again after the page updates. Bounded."""
-        for _ in range(3):
-            self.sequence += 1
-            body = {
-                **extra,
-                "kind": kind,
-                "protocol_version": 3,
-                "sequence": self.sequence,
-                "request_id": str(uuid.uuid4()),
-                "generation": self.snap["context"]["generation"],
-                "bot_generation": self.snap["botGeneration"],
-                "published_revision": self.snap["publishedRevision"],
-            }
-            receipt = await self._json("POST", "/api/action", json=body)
-            await self.state()
-            codes = [d.get("code") for d in receipt.get("diagnostics", [])]
-            if not (receipt["rejected"] and "stale-revision" in codes):
-                assert not receipt["rejected"], receipt
-                return receipt
+    async def send(self, kind: str, **extra: Any) -> dict[str, Any]:
+        """One action against the revision the page last read, as the page sends it; the
+        receipt, whatever it says."""
+        self.sequence += 1
+        body = {
+            **extra,
+            "kind": kind,
+            "protocol_version": 3,
+            "sequence": self.sequence,
+            "request_id": str(uuid.uuid4()),
+            "generation": self.snap["context"]["generation"],
+            "bot_generation": self.snap["botGeneration"],
+            "published_revision": self.snap["publishedRevision"],
+        }
+        receipt = await self._json("POST", "/api/action", json=body)
+        if receipt["rejected"]:
             self.sequence -= 1  # a refused action does not use up its sequence number
-        raise AssertionError(f"{kind}: the page kept changing under the action")
+        return receipt
+
+    async def act(self, kind: str, **extra: Any) -> dict[str, Any]:
+        """One action that must complete (what the page would say: not "Action was not
+        completed.", not "outcome uncertain"); then the page reads its state, as the page does."""
+        receipt = await self.send(kind, **extra)
+        assert completed(receipt), (kind, extra, receipt["diagnostics"], receipt["settlement"])
+        await self.state()
+        return receipt
+
+    async def until(self, check: Callable[[], Any], what: str, seconds: float = 15) -> None:
+        """Poll the page's state (the page polls every 0.5 s) until ``check()`` holds: what the
+        bot does after answering (the image, the computer's move) arrives as it is ready."""
+        for _ in range(int(seconds / 0.1)):
+            await self.state()
+            if check():
+                return
+            await asyncio.sleep(0.1)
+        raise AssertionError(f"the page never showed {what}")
 
     async def run(self, invocation: str, **options: Any) -> dict[str, Any]:
         catalog = await self._json("GET", "/api/commands")
@@ -117,6 +131,21 @@ class BrowserPage:
             return await r.read()
 
 
+def completed(receipt: dict[str, Any]) -> bool:
+    """What the page's script (actions.js) reports as done, not "Action was not completed." nor
+    "Action outcome uncertain. It will not be retried."."""
+    return (
+        not receipt["rejected"]
+        and not receipt["uncertain"]
+        and receipt["settlement"] == "settled"
+        and receipt["acknowledgement"] != "unacknowledged"
+    )
+
+
+def has_image(page: BrowserPage) -> bool:
+    return any(m["attachments"] for m in page.messages())
+
+
 def game_buttons(page: BrowserPage, message: dict[str, Any]) -> list[dict[str, Any]]:
     return [b for b in page.buttons(message) if b.get("custom_id", "").startswith("g:") and not b["disabled"]]
 
@@ -135,20 +164,29 @@ async def test_playground_plays_ugah_against_the_computer(tmp_path):
         await page.click_label("Add AI (medium)")
         await page.click_label("Start")
 
+        await page.until(lambda: has_image(page) and page.board()["attachments"][0]["available"], "the board")
         board = page.board()
         image = board["attachments"][0]
         assert image["content_type"] == "image/png" and image["available"]
         assert (await page.asset(image["asset_id"])).startswith(PNG_MAGIC)
         assert game_buttons(page, board), page.buttons(board)
 
-        # a few moves: the computer answers within each click, so it is alice's turn again
+        # a few moves: the computer answers after its think time, then it is alice's turn again
+        def alices_turn() -> bool:
+            board = page.board() if has_image(page) else None
+            return board is not None and (
+                not game_buttons(page, board) or "alice" in board["content"].split("\n")[-1]
+            )
+
         for _ in range(4):
+            await page.until(alices_turn, "alice's turn")
             board = page.board()
             choices = game_buttons(page, board)
             if not choices:  # the game ended early
                 break
             await page.click(board, choices[0])
-            assert page.board()["content"] != board["content"] or page.board()["id"] != board["id"]
+            now = page.snap["messages"].get(board["id"])
+            assert now is None or now["content"] != board["content"], "the click's answer shows at once"
         assert page.board()["attachments"][0]["available"]
 
         # private reply: alice sees it, bob (switching "viewing as") does not
@@ -231,6 +269,7 @@ async def test_countdowns_on_a_page_open_for_minutes_are_true(tmp_path):
         await page.run("ugah start", turn_seconds="600")  # (the page sends what is typed)
         await page.click_label("Add AI (medium)")
         await page.click_label("Start")
+        await page.until(lambda: has_image(page), "the board")
         (due,) = [int(t) for t in re.findall(r"<t:(\d+):R>", page.board()["content"])]
         for _ in range(6):  # three minutes in which nothing happens
             assert await play.tick(30)
@@ -254,11 +293,15 @@ async def test_two_tabs_of_one_page_show_the_same_game(tmp_path):
         await one.run("ugah start")
         await two.state()  # (a page polls its state, as the browser's page does)
         await two.click_label("Add AI (medium)")  # the second tab sees the lobby the first opened
+        await one.state()
         await one.click_label("Start")
+        await one.until(lambda: has_image(one), "the board")
 
         async def same() -> None:
-            await one.state()
-            await two.state()
+            await one.until(lambda: has_image(one), "the board")
+            await two.until(
+                lambda: has_image(two) and two.snap["timeline"] == one.snap["timeline"], "the same"
+            )
             assert one.snap["timeline"] == two.snap["timeline"], [
                 (m["id"], m["ephemeral"], m["content"][:80]) for m in one.messages() + two.messages()
             ]
