@@ -33,14 +33,20 @@ class LiveSettle:
     def __init__(self, env: Any) -> None:
         self.env = env
         self.unanswered: list[Any] = []  # SimCord's interaction records, as they are dispatched
-        self._original = env._settle_internal
         self._unregister = env._register_dispatch_observer(self.unanswered.append)
-        env._settle_internal = self.settle
+        self.live(True)
+
+    def live(self, on: bool) -> None:
+        """On: this settle. Off: SimCord's own, which waits for all of the bot's work (a tool that
+        drives SimCord directly, as the tests do; closing the session)."""
+        if on:
+            self.env._settle_internal = self.settle
+        else:
+            vars(self.env).pop("_settle_internal", None)
 
     def close(self) -> None:
-        """SimCord's own settle again (so that closing the session drains the bot's work)."""
         self._unregister()
-        self.env._settle_internal = self._original
+        self.live(False)
 
     def run_due_timers(self) -> None:
         """Fire the bot's timers that are due on the virtual clock (SimCord's settle does this

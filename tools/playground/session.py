@@ -47,6 +47,7 @@ class Playground:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     fanout: PreviewFanout = field(default_factory=PreviewFanout)
     stack: contextlib.AsyncExitStack = field(default_factory=contextlib.AsyncExitStack)
+    live: LiveSettle | None = None
     on_page: Callable[[Page], None] = lambda page: None  # told of each page opened after the start
     _clock_from: tuple[float, float] | None = None  # (wall, virtual) when the clock started
 
@@ -159,6 +160,20 @@ class Playground:
             if tab.id != context_id and tab.id in preview._pages:  # (a publish prunes expired tabs)
                 preview._publish(tab, reason="refresh")
 
+    @contextlib.asynccontextmanager
+    async def driving(self) -> AsyncIterator[None]:
+        """For a tool driving SimCord directly (its actors, as the tests do): no clock tick or
+        page action meanwhile, and each SimCord operation waits for all of the bot's work, as in
+        the tests (a computer's move included)."""
+        async with self.lock:
+            if self.live is not None:
+                self.live.live(False)
+            try:
+                yield
+            finally:
+                if self.live is not None:
+                    self.live.live(True)
+
     async def wait_closed(self) -> None:
         """Return when any page is closed from the browser ("End preview session")."""
         waits = [asyncio.ensure_future(page.preview.wait_closed()) for page in self.pages]
@@ -222,7 +237,7 @@ async def open_playground(
             _, channel, members = setup_table(env, len(MEMBERS), MEMBERS)
             by_id = {m.id: (locales or {}).get(m.user.name, locale) for m in members}
             live = LiveSettle(env)
-            play = Playground(env, channel, members, port=port, locale=locale)
+            play = Playground(env, channel, members, port=port, locale=locale, live=live)
             try:
                 with member_locales(env, by_id, locale), sent_as_seen():
                     async with play.stack:
