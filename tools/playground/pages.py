@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import re
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping
@@ -90,10 +91,15 @@ class Revisions:
             self.shown.pop(gone, None)
             self.relative.pop(gone, None)
 
-    def nearest(self, now: datetime) -> float | None:
-        """Seconds between now and the relative time nearest to it on any tab (None: none shown)."""
-        times = [abs(t - now.timestamp()) for shown in self.relative.values() for t in shown]
-        return min(times, default=None)
+    def reads_otherwise(self, shown_at: datetime, now: datetime) -> bool:
+        """Whether a relative time on any tab reads differently at ``now`` than at ``shown_at``,
+        as the page words it (Intl.RelativeTimeFormat: whole seconds below a minute, then rounded
+        minutes, hours...)."""
+        return any(
+            _reads(t - shown_at.timestamp()) != _reads(t - now.timestamp())
+            for shown in self.relative.values()
+            for t in shown
+        )
 
     def current(self, context_id: str | None, body: Mapping[str, Any]) -> Mapping[str, Any]:
         """The action as it would be made on the tab's current revision, if it means the same
@@ -102,15 +108,19 @@ class Revisions:
         seen = body.get("published_revision") if isinstance(body, Mapping) else None
         if page is None or body.get("kind") not in REVISION_BOUND or not isinstance(seen, int):
             return body
-        if isinstance(seen, bool) or seen == page.revision:
+        if isinstance(seen, bool) or (seen == page.revision and body["kind"] not in POSITIONAL):
             return body
         if body["kind"] not in POSITIONAL:
             return {**body, "published_revision": page.revision}
+        # (a click on the current revision too: the bot may have changed the message since it
+        # was published, and SimCord clicks whatever sits at that place now)
         key = body.get("control_key")
         control = self.shown.get(page.id, {}).get(seen, {}).get(key) if isinstance(key, str) else None
         if control is None or not isinstance(key, str):
             return body  # not a revision this tab showed lately: SimCord judges
         moved = self._key_now(page, key, control[0])
+        if moved == key and seen == page.revision:
+            return body
         if moved is not None:
             return {**body, "control_key": moved, "published_revision": page.revision}
         # gone from its message: delivered with the custom_id the person saw (``sent_as_seen``)
@@ -167,6 +177,14 @@ def sent_as_seen() -> Iterator[None]:
         setattr(preview_actions, name, original)
 
 
+def _reads(seconds: float) -> tuple[str, int]:
+    """How the page's script words a time ``seconds`` away (static/text.js, style R)."""
+    for unit, size, below in (("s", 1, 60), ("min", 60, 3600), ("h", 3600, 86400), ("d", 86400, 604800)):
+        if abs(seconds) < below:
+            return unit, math.floor(seconds / size + 0.5)  # (Math.round)
+    return "w", math.floor(seconds / 604800 + 0.5)
+
+
 class PreviewFanout:
     """Stands in for ``env._preview`` while several previews are open.
 
@@ -188,13 +206,12 @@ class PreviewFanout:
 
 @dataclass
 class Page:
-    """One served preview: its name for people, the preview, the bot's HTTP request count it last
-    published at (the clock republishes a page whose world changed) and when it was presented."""
+    """One served preview: its name for people, the preview, what its tabs showed, and the
+    simulated time it was last presented at."""
 
     name: str
     preview: Any
     revisions: Revisions
-    seen_requests: int = 0
     presented: datetime | None = None  # the simulated time it last published at
 
     @property

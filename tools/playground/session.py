@@ -18,7 +18,7 @@ from simcord.backend.access import can_access_channel
 
 from bot.client import create_bot
 from harness.sim import SIM_CLOCK_WATCH, setup_table
-from tools.playground.live import LiveSettle
+from tools.playground.live import Changes, LiveSettle
 from tools.playground.pages import Page, PreviewFanout, Revisions, sent_as_seen
 
 log = logging.getLogger("playground")
@@ -27,11 +27,6 @@ DEFAULT_PORT = 8765
 MEMBERS = ("alice", "bob", "carol")
 BOT_NAME = "Stone Age"
 TICK_SECONDS = 1.0
-# how often a page publishes again when nothing on it changed, bringing its relative times ("runs
-# out in 2 minutes") up to date: every tick while one of them is within NEAR_SECONDS (they read in
-# seconds below a minute), else every PRESENT_EVERY seconds
-NEAR_SECONDS = 150.0
-PRESENT_EVERY = 10.0
 
 
 @dataclass
@@ -48,15 +43,13 @@ class Playground:
     fanout: PreviewFanout = field(default_factory=PreviewFanout)
     stack: contextlib.AsyncExitStack = field(default_factory=contextlib.AsyncExitStack)
     live: LiveSettle | None = None
+    changes: Changes | None = None
     on_page: Callable[[Page], None] = lambda page: None  # told of each page opened after the start
     _clock_from: tuple[float, float] | None = None  # (wall, virtual) when the clock started
 
     @property
     def games(self) -> Page:
         return self.pages[0]
-
-    def _requests(self) -> int:
-        return len(self.env.http_requests)
 
     async def open_page(self, name: str, channel: Any, viewers: list[Any]) -> Page:
         """Serve ``channel`` as a page: ``#games`` and the DMs on ports from ``port`` on, each
@@ -68,7 +61,7 @@ class Playground:
         self.env._preview = self.fanout
         revisions = Revisions(preview)
         revisions.install()
-        page = Page(name, preview, revisions, self._requests())
+        page = Page(name, preview, revisions)
         for tab in page.tabs():
             revisions.published(tab)
         self.guard_actions(page)
@@ -108,22 +101,28 @@ class Playground:
             except SetupError:  # an operation we do not serialise (rare): try again next tick
                 return False
             await self.open_threads()
-            await self._republish()
+        await self._republish()
         return True
 
     async def _republish(self) -> None:
-        """Publish again the pages whose world changed since they last published (the bot's HTTP
-        requests are every change it makes: timers firing, a DM sent after a click on another
-        page), and those whose relative times are due to read differently."""
-        now, at = self._requests(), self.present_now()
+        """Publish again the pages of the channels the bot changed since the last tick (timers
+        firing, the image that follows a click's answer, a DM sent after a click on another page),
+        and those whose relative times read differently now ("in 2 minutes" turning to "in 1
+        minute", then every second of the last minute). Outside the lock, a tab at a time: a
+        click need not wait for the publishing (it may be made on the revision before, see
+        ``pages.Revisions``)."""
+        changed, at = self.changes.take() if self.changes else set(), self.present_now()
         for page in self.pages:
-            nearest = page.revisions.nearest(at)
-            every = TICK_SECONDS if nearest is not None and nearest <= NEAR_SECONDS else PRESENT_EVERY
-            dated = page.presented is None or (at - page.presented).total_seconds() >= every - 0.01
-            if page.seen_requests != now or (nearest is not None and dated):
-                with contextlib.suppress(SetupError):  # the page ended its session
-                    await page.preview.refresh()
-                page.seen_requests, page.presented = now, at
+            dated = page.presented is None or page.revisions.reads_otherwise(page.presented, at)
+            if page.preview.channel.id not in changed and not dated:
+                continue
+            page.presented = at
+            preview = page.preview
+            for tab in page.tabs():
+                if preview._active and tab is not preview._python and tab.id in preview._pages:
+                    preview.capture_time = at
+                    preview._publish(tab, reason="refresh")
+                    await asyncio.sleep(0)
 
     def present_now(self) -> datetime:
         """Pages show times ("runs out in 2 minutes") against their presentation time, which the
@@ -149,16 +148,15 @@ class Playground:
                     # SimCord republished the acting tab only: the page's other tabs (contexts of
                     # the same preview) show the change now; other pages catch up on the next tick
                     self._publish_other_tabs(page, context_id)
-                    page.seen_requests = self._requests()
 
         page.preview._action = guarded
 
     @staticmethod
     def _publish_other_tabs(page: Page, context_id: str | None) -> None:
         preview = page.preview
-        for tab in page.tabs():
-            if tab.id != context_id and tab.id in preview._pages:  # (a publish prunes expired tabs)
-                preview._publish(tab, reason="refresh")
+        for tab in page.tabs():  # (not SimCord's own Python-side page: nobody looks at it)
+            if tab.id != context_id and tab is not preview._python and tab.id in preview._pages:
+                preview._publish(tab, reason="refresh")  # (a publish prunes expired tabs)
 
     @contextlib.asynccontextmanager
     async def driving(self) -> AsyncIterator[None]:
@@ -236,8 +234,8 @@ async def open_playground(
             env.backend.edit_bot_profile(BOT_NAME)  # SimCord calls every bot "TestBot"
             _, channel, members = setup_table(env, len(MEMBERS), MEMBERS)
             by_id = {m.id: (locales or {}).get(m.user.name, locale) for m in members}
-            live = LiveSettle(env)
-            play = Playground(env, channel, members, port=port, locale=locale, live=live)
+            live, changes = LiveSettle(env), Changes(env)
+            play = Playground(env, channel, members, port=port, locale=locale, live=live, changes=changes)
             try:
                 with member_locales(env, by_id, locale), sent_as_seen():
                     async with play.stack:
@@ -251,6 +249,7 @@ async def open_playground(
                             clock_task.cancel()
                             await asyncio.gather(clock_task, return_exceptions=True)
             finally:
+                changes.close()
                 live.close()
                 if env._preview is play.fanout:
                     env._preview = None
