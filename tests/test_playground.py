@@ -17,8 +17,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import aiohttp
+import pytest
 
+from bot.i18n import translator
 from tools.playground import open_playground
+from tools.playground.cli import parse_locales
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 DM_CHANNEL = 1  # Discord channel type
@@ -330,3 +333,42 @@ async def test_two_tabs_of_one_page_show_the_same_game(tmp_path):
         await two.act("viewer", viewer_id=bob)
         await one.state()
         assert two.snap["viewerId"] == bob and one.snap["viewerId"] == snap["viewerId"]
+
+
+async def test_the_playground_speaks_german_and_spanish(tmp_path):
+    """``--locale de --locale bob=es``: the server and alice German, bob Spanish. The lobby (the
+    server's language) and alice's private answers are German, bob's Spanish."""
+    async with (
+        open_playground(
+            str(tmp_path / "playground.db"), port=0, clock=False, locale="de", locales={"bob": "es-ES"}
+        ) as play,
+        aiohttp.ClientSession() as http,
+    ):
+        page = BrowserPage(http, play.games.url)
+        snap = await page.open()
+        await page.run("ugah start")
+        lobby = next(m for m in reversed(page.messages()) if page.buttons(m))
+        assert translator("de")("game.ugah") in lobby["content"]
+        assert "Players" not in lobby["content"], lobby["content"]  # (English: "Players (1/4 ...")
+
+        def private(text: str) -> Callable[[], bool]:
+            return lambda: any(m["ephemeral"] and text in m["content"] for m in page.messages())
+
+        await page.click_label(
+            next(b["label"] for b in page.buttons(lobby) if b["custom_id"].endswith(":join"))
+        )
+        await page.until(private(translator("de")("lobby.already_seated")), "alice's answer in German")
+        await page.act("viewer", viewer_id=next(v["id"] for v in snap["viewers"] if v["name"] == "bob"))
+        start = next(b["label"] for b in page.buttons(lobby) if b["custom_id"].endswith(":start"))
+        await page.click_label(start)
+        await page.until(private(translator("es")("lobby.host_only")), "bob's answer in Spanish")
+
+
+def test_locale_options():
+    """``--locale LANG`` sets the server's and everyone's language, ``--locale MEMBER=LANG`` one
+    member's; an unknown language or member is refused."""
+    assert parse_locales([]) == ("en-US", {})
+    assert parse_locales(["de", "bob=es"]) == ("de", {"bob": "es-ES"})
+    for wrong in (["fr"], ["dave=de"]):
+        with pytest.raises(ValueError):
+            parse_locales(wrong)
