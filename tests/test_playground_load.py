@@ -24,7 +24,7 @@ from engine.games.ubongo_ai import next_placement
 from tests.test_playground import BrowserPage, completed, has_image
 from tools.playground import open_playground
 
-UGAH_CLICKS = 160  # clicks in #games, from two tabs at once
+UGAH_CLICKS = 200  # clicks in #games, from two tabs at once
 PLACEMENT_ROUNDS = 6  # Ubongo: three seats placing at once, this many times
 ANSWER_SECONDS = 3.0  # what Discord gives a bot to answer an interaction
 
@@ -76,7 +76,7 @@ async def play_ugah(
     games, made = 0, 0
     await free.wait()  # (a lobby is its channel's game until it starts, then moves to its thread)
     while made < UGAH_CLICKS:
-        await one.state()  # (each tab polls its state; bob's may be a moment behind)
+        await one.state()  # (each tab polls its state)
         board = latest(one, "g:")
         if board is None:  # no game running: alice starts one, bob joins, alice starts it
             await one.run("ugah start")
@@ -108,6 +108,8 @@ async def play_ugah(
         movers = [p for p, name in ((one, "alice"), (two, "bob")) if name in turn or rng.random() < 0.05]
         turns = []
         for page in movers:
+            if page is two:
+                await two.state()
             shown = latest(page, "g:")
             if shown is not None:
                 turns.append(click(clicks, page, shown, rng.choice(controls(shown, "g:"))))

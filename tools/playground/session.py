@@ -46,6 +46,7 @@ class Playground:
     changes: Changes | None = None
     on_page: Callable[[Page], None] = lambda page: None  # told of each page opened after the start
     _clock_from: tuple[float, float] | None = None  # (wall, virtual) when the clock started
+    _tasks: set[asyncio.Task[None]] = field(default_factory=set)  # (a reference keeps each alive)
 
     @property
     def games(self) -> Page:
@@ -114,15 +115,9 @@ class Playground:
         changed, at = self.changes.take() if self.changes else set(), self.present_now()
         for page in self.pages:
             dated = page.presented is None or page.revisions.reads_otherwise(page.presented, at)
-            if page.preview.channel.id not in changed and not dated:
-                continue
-            page.presented = at
-            preview = page.preview
-            for tab in page.tabs():
-                if preview._active and tab is not preview._python and tab.id in preview._pages:
-                    preview.capture_time = at
-                    preview._publish(tab, reason="refresh")
-                    await asyncio.sleep(0)
+            if page.preview.channel.id in changed or dated:
+                page.presented = at
+                await self._publish_tabs(page)
 
     def present_now(self) -> datetime:
         """Pages show times ("runs out in 2 minutes") against their presentation time, which the
@@ -146,17 +141,23 @@ class Playground:
                     return await original(context_id, page.revisions.current(context_id, body))
                 finally:
                     # SimCord republished the acting tab only: the page's other tabs (contexts of
-                    # the same preview) show the change now; other pages catch up on the next tick
-                    self._publish_other_tabs(page, context_id)
+                    # the same preview) show the change right after the answer is sent; other
+                    # pages catch up on the next tick
+                    task = asyncio.ensure_future(self._publish_tabs(page, but=context_id))
+                    self._tasks.add(task)
+                    task.add_done_callback(self._tasks.discard)
 
         page.preview._action = guarded
 
     @staticmethod
-    def _publish_other_tabs(page: Page, context_id: str | None) -> None:
+    async def _publish_tabs(page: Page, but: str | None = None) -> None:
+        """Publish the page's tabs again, but one, a tab at a time."""
+        await asyncio.sleep(0)
         preview = page.preview
         for tab in page.tabs():  # (not SimCord's own Python-side page: nobody looks at it)
-            if tab.id != context_id and tab is not preview._python and tab.id in preview._pages:
+            if preview._active and tab.id != but and tab is not preview._python and tab.id in preview._pages:
                 preview._publish(tab, reason="refresh")  # (a publish prunes expired tabs)
+                await asyncio.sleep(0)
 
     @contextlib.asynccontextmanager
     async def driving(self) -> AsyncIterator[None]:
