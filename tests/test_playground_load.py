@@ -161,20 +161,26 @@ async def offer(
 async def place_at_once(clicks: Clicks, play: Any, dms: list[BrowserPage], match_id: int) -> int:
     """Each seat makes a right placement ready, then all three choose it in the same 50 ms."""
     places = []
+    _, state = await play.env.bot.matches.get(match_id)
+    round_ = state.round
     for seat, dm in enumerate(dms):
         for _ in range(3):  # (the workspace may have moved on meanwhile: a round ended)
             await dm.state()
             with contextlib.suppress(AssertionError):
                 ready = await offer(clicks, play, dm, seat, match_id)
                 if ready is not None:
-                    places.append(ready)
+                    places.append((seat, *ready))
                 break
     await asyncio.gather(
         *(
             clicks.send(dm, "select", control_key=spots["control_key"], target_id=shown["id"], values=[code])
-            for dm, shown, spots, code in places
+            for _, dm, shown, spots, code in places
         )
     )
+    _, state = await play.env.bot.matches.get(match_id)
+    for seat, _, _, _, code in places:  # every placement landed (or the round is over)
+        piece = code.split(".")[1]
+        assert piece in state.placed[seat] or seat in state.solved or state.round != round_, (seat, code)
     return len(places)
 
 

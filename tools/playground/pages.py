@@ -87,7 +87,7 @@ class Revisions:
                 message["presentedAt"] = presented
                 times += shown
         self.relative[page.id] = times
-        for gone in set(self.shown) - set(self.preview._pages):
+        for gone in set(self.shown) - set(self.preview._pages) - {page.id}:  # (a new tab joins after)
             self.shown.pop(gone, None)
             self.relative.pop(gone, None)
 
