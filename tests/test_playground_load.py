@@ -14,6 +14,7 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +27,27 @@ from tools.playground import open_playground
 
 UGAH_CLICKS = 200  # clicks in #games, from two tabs at once
 PLACEMENT_ROUNDS = 6  # Ubongo: three seats placing at once, this many times
+POLL_SECONDS = 0.25  # (the page's script: 0.5 s)
 ANSWER_SECONDS = 3.0  # what Discord gives a bot to answer an interaction
+
+
+@contextlib.asynccontextmanager
+async def polling(*pages: BrowserPage) -> AsyncIterator[None]:
+    """Each page reads its state every POLL_SECONDS in the background, as the page's script does
+    (every 0.5 s): what a page acts on may be a publication or two behind the simulated Discord."""
+
+    async def poll(page: BrowserPage) -> None:
+        while True:
+            await asyncio.sleep(POLL_SECONDS)
+            await page.state()
+
+    tasks = [asyncio.create_task(poll(page)) for page in pages]
+    try:
+        yield
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 @dataclass
@@ -75,10 +96,12 @@ async def play_ugah(
     A game that ends is followed by another. Returns the games started."""
     games, made = 0, 0
     await free.wait()  # (a lobby is its channel's game until it starts, then moves to its thread)
+    idle = time.monotonic()
     while made < UGAH_CLICKS:
-        await one.state()  # (each tab polls its state)
-        board = latest(one, "g:")
-        if board is None:  # no game running: alice starts one, bob joins, alice starts it
+        assert time.monotonic() - idle < 15, "nobody's turn for 15 s"
+        if (
+            latest(one, "g:") is None and (await one.state()) and latest(one, "g:") is None
+        ):  # no game running: alice starts one, bob joins, alice starts it
             await one.run("ugah start")
             games += 1
             await two.until(
@@ -102,19 +125,20 @@ async def play_ugah(
             await one.until(lambda: latest(one, "g:") is not None, "the game")
             made += 3
             continue
-        # the player to move clicks; now and then the other one clicks in the same moment (told
-        # it is not their turn: not every time, as each such answer stays in the channel)
-        turn = board["content"].split("\n")[-1]
-        movers = [p for p, name in ((one, "alice"), (two, "bob")) if name in turn or rng.random() < 0.05]
+        # each tab acts on what it last read (it polls, as the page does, so what it shows may be
+        # a publication or two behind): whoever's turn it shows clicks; now and then the other
+        # one clicks in the same moment (told it is not their turn: not often, as each such
+        # answer stays in the channel and the page shows the latest 50 messages)
         turns = []
-        for page in movers:
-            if page is two:
-                await two.state()
+        for page, name in ((one, "alice"), (two, "bob")):
             shown = latest(page, "g:")
-            if shown is not None:
+            if shown is not None and (name in shown["content"].split("\n")[-1] or rng.random() < 0.03):
                 turns.append(click(clicks, page, shown, rng.choice(controls(shown, "g:"))))
-        await asyncio.gather(*turns)
-        made += len(turns)
+        if turns:
+            await asyncio.gather(*turns)
+            made, idle = made + len(turns), time.monotonic()
+        else:
+            await asyncio.sleep(rng.uniform(0.02, 0.1))  # (a person's reaction)
     return games
 
 
@@ -226,10 +250,11 @@ async def play_ubongo_in_a_thread(
         await dm.open()
         await dm.until(lambda dm=dm: latest(dm, "y:") is not None, "the workspace")
     together = []
-    for _ in range(PLACEMENT_ROUNDS):
-        together.append(await place_at_once(clicks, play, dms, match_id))
-        for dm in dms:  # each DM shows its seat's workspace again (a solved one has no select)
-            await dm.until(lambda dm=dm: has_image(dm), "the workspace")
+    async with polling(thread, *dms):
+        for _ in range(PLACEMENT_ROUNDS):
+            together.append(await place_at_once(clicks, play, dms, match_id))
+            for dm in dms:  # each DM shows its seat's workspace again (a solved one has no select)
+                await dm.until(lambda dm=dm: has_image(dm), "the workspace")
     return together
 
 
@@ -251,10 +276,11 @@ async def test_no_click_is_lost_under_load(tmp_path, caplog, monkeypatch):
             await two.open()
             await two.act("viewer", viewer_id=next(v["id"] for v in snap["viewers"] if v["name"] == "bob"))
             free = asyncio.Event()
-            games, placements = await asyncio.gather(
-                play_ugah(clicks, one, two, rng, free),
-                play_ubongo_in_a_thread(clicks, play, http, free),
-            )
+            async with polling(one, two):
+                games, placements = await asyncio.gather(
+                    play_ugah(clicks, one, two, rng, free),
+                    play_ubongo_in_a_thread(clicks, play, http, free),
+                )
             load.append(os.getloadavg()[0])
     finally:
         busy.kill()
