@@ -4,6 +4,7 @@ computer driven through the same loopback HTTP surface the browser page uses (no
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
 import os
 import re
@@ -154,7 +155,8 @@ def game_buttons(page: BrowserPage, message: dict[str, Any]) -> list[dict[str, A
     return [b for b in page.buttons(message) if b.get("custom_id", "").startswith("g:") and not b["disabled"]]
 
 
-async def test_playground_plays_ugah_against_the_computer(tmp_path):
+async def test_playground_plays_ugah_against_the_computer(tmp_path, caplog):
+    caplog.set_level(logging.WARNING)
     async with (
         open_playground(str(tmp_path / "playground.db"), port=0) as play,
         aiohttp.ClientSession() as http,
@@ -191,7 +193,7 @@ async def test_playground_plays_ugah_against_the_computer(tmp_path):
             await page.click(board, choices[0])
             now = page.snap["messages"].get(board["id"])
             assert now is None or now["content"] != board["content"], "the click's answer shows at once"
-        assert page.board()["attachments"][0]["available"]
+        await page.until(lambda: has_image(page) and page.board()["attachments"][0]["available"], "the board")
 
         # private reply: alice sees it, bob (switching "viewing as") does not
         await page.click_label("My chips")
@@ -216,6 +218,10 @@ async def test_playground_plays_ugah_against_the_computer(tmp_path):
         assert (play.env.now() - before).total_seconds() >= 1
         async with play.lock:
             assert not await play.tick()
+    logged = [
+        f"{r.levelname} {r.name}: {r.getMessage()}" for r in caplog.records if r.levelno >= logging.WARNING
+    ]
+    assert not logged, logged  # (the terminal shows no warning nor traceback)
 
 
 async def test_playground_command_stops_cleanly_on_ctrl_c(tmp_path):

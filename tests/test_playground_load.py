@@ -62,7 +62,9 @@ class Clicks:
         receipt = await page.send(kind, **extra)
         self.seconds.append(time.monotonic() - started)
         if not completed(receipt):
-            self.failed.append({"kind": kind, **extra, "diagnostics": receipt["diagnostics"]})
+            shown = page.snap["messages"].get(str(extra.get("target_id")), {})
+            said = [(d["code"], d.get("message")) for d in receipt["diagnostics"]]
+            self.failed.append({"kind": kind, **extra, "said": said, "on": shown.get("content", "")[-200:]})
         await page.state()
         return receipt
 
