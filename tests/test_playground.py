@@ -378,3 +378,52 @@ def test_locale_options():
     for wrong in (["fr"], ["dave=de"]):
         with pytest.raises(ValueError):
             parse_locales(wrong)
+
+
+async def test_a_select_is_shown_afresh_after_a_choice(tmp_path):
+    """The page keeps what was chosen in a select by the select's key: a panel showing the same
+    select again on the next turn kept the last choice, and choosing it again sent nothing
+    (issue 33, Honga's live panel). After a choice the select has a key of its own, so the page
+    shows it as Discord does, with nothing chosen."""
+    async with (
+        open_playground(str(tmp_path / "playground.db"), port=0, clock=False) as play,
+        aiohttp.ClientSession() as http,
+    ):
+        page = BrowserPage(http, play.games.url)
+        await page.open()
+        await page.run("ugah start")
+        await page.click_label("Add AI (medium)")
+        await page.click_label("Start")
+
+        def select() -> tuple[dict[str, Any], dict[str, Any]] | None:
+            for message in reversed(page.messages()):
+                for row in message["components"]:
+                    for item in row.get("components") or []:
+                        if item.get("type") == 3 and str(item.get("custom_id", "")).startswith("s:"):
+                            return message, item
+            return None
+
+        await page.until(
+            lambda: select() is not None and "alice" in select()[0]["content"].split("\n")[-1],
+            "alice's select",
+        )
+        found = select()
+        assert found is not None
+        message, menu = found
+        base, _, tag = menu["control_key"].partition("@")
+        assert tag.endswith(".0"), menu["control_key"]
+        await page.act(
+            "select",
+            control_key=menu["control_key"],
+            target_id=message["id"],
+            values=[menu["options"][0]["value"]],
+        )
+        shown = [
+            c["control_key"]
+            for m in page.messages()
+            for row in m["components"]
+            for c in row.get("components") or []
+            if str(c.get("control_key", "")).startswith(base + "@")
+        ]
+        assert shown and all(key.endswith(".1") for key in shown), shown
+        assert play.games.revisions.chosen == {base: 1}

@@ -22,6 +22,7 @@ import contextlib
 import json
 import math
 import re
+import zlib
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -38,11 +39,15 @@ from simcord.preview._actions import ACTION_SPECS
 KEPT_REVISIONS = 64  # a page's older revisions a click can still be made on (about a minute's worth)
 RELATIVE = re.compile(r"<t:(-?\d+):R>")
 POSITIONAL = frozenset({"click", "select"})  # the kinds whose control_key names a place in a message
+STRING_SELECT = 3  # (Discord's component type)
 REVISION_BOUND = frozenset(kind for kind, spec in ACTION_SPECS.items() if spec.revision_bound)
 
 
-def _controls(snapshot: Mapping[str, Any]) -> dict[str, tuple[str, int]]:
-    """control_key -> (custom_id, component type) of every control the snapshot shows."""
+def _controls(snapshot: Mapping[str, Any], chosen: Mapping[str, int]) -> dict[str, tuple[str, int]]:
+    """control_key -> (custom_id, component type) of every control the snapshot shows. A string
+    select's key is made its own per custom_id and per choice made in it (``@…``): the page keeps
+    what was chosen in a select by its key, so the same select on the next turn showed the last
+    choice, and choosing it again sent nothing, where Discord shows the select afresh."""
     found: dict[str, tuple[str, int]] = {}
     stack: list[Any] = [m.get("components") for m in (snapshot.get("messages") or {}).values()]
     while stack:
@@ -50,8 +55,13 @@ def _controls(snapshot: Mapping[str, Any]) -> dict[str, tuple[str, int]]:
         if isinstance(item, list):
             stack.extend(item)
         elif isinstance(item, dict):
-            if isinstance(item.get("control_key"), str) and isinstance(item.get("custom_id"), str):
-                found[item["control_key"]] = (item["custom_id"], int(item.get("type") or 0))
+            key, custom_id = item.get("control_key"), item.get("custom_id")
+            if isinstance(key, str) and isinstance(custom_id, str):
+                if item.get("type") == STRING_SELECT:
+                    key = item["control_key"] = (
+                        f"{key}@{zlib.crc32(custom_id.encode()):x}.{chosen.get(key, 0)}"
+                    )
+                found[key] = (custom_id, int(item.get("type") or 0))
             stack.extend(item.get(k) for k in ("components", "accessory", "component") if item.get(k))
     return found
 
@@ -63,6 +73,7 @@ class Revisions:
     preview: Any
     shown: dict[str, OrderedDict[int, dict[str, tuple[str, int]]]] = field(default_factory=dict)
     relative: dict[str, list[int]] = field(default_factory=dict)  # tab -> the relative times it shows
+    chosen: dict[str, int] = field(default_factory=dict)  # a string select's key -> choices made in it
 
     def install(self) -> None:
         original = self.preview._publish
@@ -76,7 +87,7 @@ class Revisions:
     def published(self, page: Any) -> None:
         snapshot = page.snapshot or {}
         history = self.shown.setdefault(page.id, OrderedDict())
-        history[page.revision] = _controls(snapshot)
+        history[page.revision] = _controls(snapshot, self.chosen)
         while len(history) > KEPT_REVISIONS:
             history.popitem(last=False)
         times: list[int] = []
@@ -115,16 +126,19 @@ class Revisions:
         # (a click on the current revision too: the bot may have changed the message since it
         # was published, and SimCord clicks whatever sits at that place now)
         key = body.get("control_key")
-        control = self.shown.get(page.id, {}).get(seen, {}).get(key) if isinstance(key, str) else None
-        if control is None or not isinstance(key, str):
-            return body  # not a revision this tab showed lately: SimCord judges
-        moved = self._key_now(page, key, control[0])
-        if moved == key and seen == page.revision:
+        if not isinstance(key, str):
             return body
+        base = key.split("@")[0]  # (SimCord's own key)
+        control = self.shown.get(page.id, {}).get(seen, {}).get(key)
+        if control is None:
+            return {**body, "control_key": base}  # not a revision this tab showed lately: SimCord judges
+        if body["kind"] == "select":
+            self.chosen[base] = self.chosen.get(base, 0) + 1
+        moved = self._key_now(page, base, control[0])
         if moved is not None:
             return {**body, "control_key": moved, "published_revision": page.revision}
         # gone from its message: delivered with the custom_id the person saw (``sent_as_seen``)
-        return {**body, "published_revision": page.revision, SEEN: list(control)}
+        return {**body, "control_key": base, "published_revision": page.revision, SEEN: list(control)}
 
     def _key_now(self, page: Any, key: str, custom_id: str) -> str | None:
         match = re.match(r"message:(\d+):component:", key)
