@@ -52,7 +52,13 @@ class BrowserPage:
         return self.snap
 
     async def state(self) -> dict[str, Any]:
-        self.snap = await self._json("GET", "/api/state")
+        """The page's state, unless an older one than the page has (two reads in flight at once
+        may answer out of order: the page's script keeps the newer, session.js)."""
+        snap = await self._json("GET", "/api/state")
+        had = (self.snap.get("context", {}).get("generation", 0), self.snap.get("publishedRevision", 0))
+        older = (snap["context"]["generation"], snap["publishedRevision"]) < had
+        if not older:
+            self.snap = snap
         return self.snap
 
     async def send(self, kind: str, **extra: Any) -> dict[str, Any]:
