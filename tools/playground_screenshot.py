@@ -52,10 +52,11 @@ async def shoot(url: str, out: Path, profile: str) -> None:
 
 async def main(out: Path) -> None:
     with tempfile.TemporaryDirectory(prefix="playground-shot-") as tmp:
-        # no clock: the moves above drive SimCord directly, which must not overlap a tick
+        # no clock: the moves above drive SimCord directly, as the tests do
         async with open_playground(str(Path(tmp) / "shot.db"), port=0, clock=False) as play:
-            await play_a_little(play)
-            await play.tick()  # republishes the pages the moves changed
+            async with play.driving():
+                await play_a_little(play)
+            await play.tick(0)  # republishes the pages the moves changed
             await shoot(play.games.url, out, str(Path(tmp) / "chromium"))
     print(out)
 
