@@ -5,6 +5,7 @@ then the ending itself; computers and expired turn limits move on virtual time, 
 from __future__ import annotations
 
 import random
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +32,9 @@ RULES, RESIGN_2, RESIGN_3, HOST, MODERATOR, TIMEOUT, DELETED = (
     "rules", "resign-2", "resign-3", "host", "moderator", "timeout", "deleted",
 )  # fmt: skip
 ENDINGS = (RULES, RESIGN_2, RESIGN_3, HOST, MODERATOR, TIMEOUT, DELETED)
-SEATS = {RESIGN_3: 3}  # every other ending is played by two people
+# every other ending is played by two people; Ubongo's rules ending by three, two of whom solve the
+# first round (a second solve in a round, while someone is still solving)
+SEATS = {RESIGN_3: 3, f"ubongo {RULES}": 3}
 OPENING_CLICKS = 2  # moves made before a resignation or an end: the game is under way
 
 
@@ -93,9 +96,13 @@ async def open_panels(env: Any, table: Table) -> None:
         assert r.ephemeral, r.response and r.response.content
 
 
-async def click(env: Any, table: Table, rng: random.Random, clickers: set[int]) -> bool:
-    """One move by a person in ``clickers`` whose turn it is (False: none of them is to move)."""
+Clickers = set[int] | Callable[[Any], set[int]]  # the seats that click (in a state)
+
+
+async def click(env: Any, table: Table, rng: random.Random, who: Clickers) -> bool:
+    """One move by a person in ``who`` whose turn it is (False: none of them is to move)."""
     m, state = await env.bot.matches.get(table.mid)
+    clickers = who(state) if callable(who) else who
     movers = [s for s in sorted(rules_for(m.game).to_move(state)) if s in clickers and not m.seats[s].ai]
     if not movers:
         return False
@@ -119,7 +126,17 @@ async def wait_for_timer(env: Any, mid: int) -> None:
     await env.advance_time(max(m.deadline - env.now().timestamp(), 0) + 1)
 
 
-async def play_out(env: Any, table: Table, rng: random.Random, clickers: set[int], limit: int = 900) -> None:
+Watch = Callable[[Any, Table], Awaitable[None]]  # looks at the game after each step of play
+
+
+async def play_out(
+    env: Any,
+    table: Table,
+    rng: random.Random,
+    clickers: Clickers,
+    watch: Watch | None = None,
+    limit: int = 900,
+) -> None:
     """Until the game is over: the clickers click when it is their turn; otherwise the next timer runs
     out (the computer plays its seats and those of anyone whose time ran out)."""
     for _ in range(limit):
@@ -128,6 +145,8 @@ async def play_out(env: Any, table: Table, rng: random.Random, clickers: set[int
             return
         if not await click(env, table, rng, clickers):
             await wait_for_timer(env, table.mid)
+        if watch is not None:
+            await watch(env, table)
     raise AssertionError(f"match {table.mid} did not end in {limit} steps")
 
 
@@ -139,30 +158,38 @@ async def opening(env: Any, table: Table, rng: random.Random) -> None:
             break
 
 
+def ubongo_solvers(state: Any) -> set[int]:
+    return {0, 1} if state.round == 1 else {0}
+
+
 async def resign(table: Table, who: Any) -> None:
     r = await who.slash(table.where, "game resign", confirm=True)
     assert r.ephemeral, r.response and r.response.content
     table.resigned = who
 
 
-async def end_game(env: Any, game: str, ending: str, *, thread: bool = False, seed: int = 1) -> Table:
-    """A game of ``game`` played to ``ending``; its surfaces have settled and its recap is due."""
+async def end_game(
+    env: Any, game: str, ending: str, *, thread: bool = False, seed: int = 1, watch: Watch | None = None
+) -> Table:
+    """A game of ``game`` played to ``ending``; its surfaces have settled and its recap is due.
+    ``watch`` looks at the game after each step it is played on to its end."""
     rng = random.Random(seed)
-    table = await start(env, game, SEATS.get(ending, 2), thread=thread)
+    table = await start(env, game, SEATS.get(f"{game} {ending}", SEATS.get(ending, 2)), thread=thread)
     everyone = set(range(len(table.players)))
     alice, bob = table.players[:2]
     if ending == RULES:
-        # Ubongo: alice solves each round; bob's round ends on the countdown her solve starts
-        await play_out(env, table, rng, {0} if game == "ubongo" else everyone)
+        # Ubongo: alice solves each round, bob the first one only, carol none; the round ends on
+        # the countdown the first solve starts
+        await play_out(env, table, rng, ubongo_solvers if game == "ubongo" else everyone, watch)
     elif ending == TIMEOUT:
-        await play_out(env, table, rng, set())
+        await play_out(env, table, rng, set(), watch)
     else:
         await opening(env, table, rng)
         if ending == RESIGN_2:
             await resign(table, bob)
         elif ending == RESIGN_3:
             await resign(table, bob)
-            await play_out(env, table, rng, {0} if game == "ubongo" else everyone - {1})
+            await play_out(env, table, rng, {0} if game == "ubongo" else everyone - {1}, watch)
         elif ending == HOST:
             r = await alice.slash(table.where, "game end")
             assert r.ephemeral, r.response and r.response.content

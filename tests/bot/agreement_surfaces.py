@@ -6,6 +6,7 @@ says winner bob, stored: carol"."""
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,6 +15,7 @@ from bot.surfaces import names as kinds
 from bot.surfaces.panel import live as panel_live
 from engine import lessons, ratings
 from engine.lessons import Lesson
+from engine.registry import rules_for
 from harness.sim import components, custom_ids, pings, recaps
 from tests.bot.agreement_drive import DELETED, Table
 from tests.bot.agreement_model import FORMER, TR, Claims, Expected, claims
@@ -136,6 +138,42 @@ async def check_channel(v: Verdict, env: Any, t: Table, x: Expected, ending: str
         v.fail("recap", "nothing (no recap)", "finished")
     for msg in shown:
         told(v, "recap", msg, x, must_tell=False)
+
+
+_MENTION = re.compile(r"<@(\d+)>")
+_DUE = re.compile(r"<t:(\d+):R>")
+
+
+SIMULTANEOUS = {"ubongo"}  # everyone plays each round at once: its ping names them all until the next
+
+
+def pings_watch(v: Verdict) -> Any:
+    """A look after each step of play: every turn ping left in the game's channel addresses people
+    the stored state has to move now (not away, not played by the computer), with a time still to
+    come."""
+
+    async def watch(env: Any, t: Table) -> None:
+        await env.bot.surfaces.settle(t.mid)
+        m, state = await env.bot.matches.get(t.mid)
+        movers = rules_for(m.game).to_move(state) if m.status == "active" else set()
+        due = {m.seats[s].user_id for s in movers if not m.seats[s].ai and not m.seats[s].away}
+        if m.game in SIMULTANEOUS and m.status == "active":  # one ping a round, for all who play it
+            due = {s.user_id for s in m.seats if not s.ai}
+        names = {s.user_id: s.name for s in m.seats}
+        for ping in pings(t.where):
+            pinged = {int(u) for u in _MENTION.findall(ping.content)}
+            if not pinged <= due:
+                v.fail("ping", f"{_names(names.get(u, '?') for u in pinged - due)}, your turn",
+                       f"to move: {_names(names[u] for u in due if u in names)}")  # fmt: skip
+            when = [int(w) for w in _DUE.findall(ping.content)]
+            if pinged & due and when and min(when) < env.now().timestamp() - 1:
+                v.fail(
+                    "ping",
+                    f"time runs out {int(env.now().timestamp()) - min(when)} s ago",
+                    "a turn under way",
+                )
+
+    return watch
 
 
 async def check_private(v: Verdict, env: Any, t: Table, x: Expected, ending: str) -> None:
