@@ -128,8 +128,9 @@ async def check_channel(v: Verdict, env: Any, t: Table, x: Expected, ending: str
         v.fail("board", "nothing (no board)", x.status)
     else:
         told(v, "board", msg, x, must_tell=True)
-        if x.why == "resignation" and not claims(text_of(msg), x.everyone).resigned:
-            v.fail("board", "nobody resigned", f"resigned {_names(x.who(x.resigned))}")
+        said = claims(text_of(msg), x.everyone).resigned
+        if not x.who(x.resigned) <= said:  # the final board says who resigned (and the computer took over)
+            v.fail("board", f"resigned: {_names(said)}", f"resigned {_names(x.who(x.resigned))}")
     left = pings(t.where)
     if left:
         v.fail("ping", f"{len(left)} ping(s) left: {left[-1].content!r}", f"{x.status}: nobody is to move")

@@ -91,15 +91,18 @@ def _cells(*names: str) -> frozenset[str]:
 
 
 THREADS = frozenset(c for c in ALL if c.endswith("× thread"))
+RESIGNED_3 = frozenset(c for c in ALL if RESIGN_3 in c)
 FOUND = "found by the agreement matrix, not yet in the issue: "
 KNOWN: tuple[Known, ...] = (
     Known("a resigned seat is named the winner, and /stats gives the others no win",
           ("board", "line", "panel", "dm", "recap", "replay", "stats", "records"),
           _cells("honga × resign-3", "honga × resign-3 × thread")),
-    Known("🎓 for a resigned player says 'You aren't playing'", ("lessons(bob)",),
-          _cells("ugah × resign-3", "ubongo × resign-3", "honga × resign-3", "honga × resign-3 × thread")),
-    Known("forget-me then Rematch waits on a former player (with two seats it starts at once with "
-          "the former player's seat, nobody's)", ("rematch",), FINISHED, ("after forget-me",)),
+    Known("🎓 for a resigned player says 'You aren't playing'", ("lessons(bob)",), RESIGNED_3),
+    Known("the final board of a game played on after a resignation does not say who resigned and that "
+          "the computer played their seat", ("board",), RESIGNED_3),
+    Known("forget-me then Rematch waits on a former player (here: the offer lists 'a former player ✅' "
+          "as ready, a seat nobody plays; with two seats the rematch starts at once with it)",
+          ("rematch",), FINISHED, ("after forget-me",)),
     Known("an Ubongo game ended by the host still shows its players solving (ended by a "
           "resignation too)", ("board",), _cells("ubongo × host", "ubongo × moderator", "ubongo × resign-2")),
     Known("pictures uploaded again unchanged after a restart", ("uploads",),
