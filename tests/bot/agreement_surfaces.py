@@ -203,9 +203,9 @@ async def check_asked(v: Verdict, env: Any, t: Table, x: Expected, ending: str) 
     """What each person is told when they ask: 🎓, /stats, /replay; and the stored ratings."""
     here = t.talk  # commands are run in another channel of the server (the game's may be gone)
     for seat, p in enumerate(t.players):
+        await check_stats(v, env, t, x, seat, p)  # (a forgotten player has none left)
         if seat in x.forgotten:
             continue
-        await check_stats(v, env, t, x, seat, p)
         if ending != DELETED and x.status == "finished" and lessons.teaches(x.game):
             await check_lessons(v, t, x, seat, p)
     await check_replay(v, here, t, x)
