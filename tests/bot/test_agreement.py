@@ -97,7 +97,8 @@ KNOWN: tuple[Known, ...] = (
     Known("a resigned seat is named the winner, and /stats gives the others no win",
           ("board", "line", "panel", "dm", "recap", "replay", "stats", "records"),
           _cells("honga × resign-3", "honga × resign-3 × thread")),
-    Known("🎓 for a resigned player says 'You aren't playing'", ("lessons(bob)",), RESIGNED_3),
+    Known("🎓 for a resigned player says 'You aren't playing'", ("lessons(bob)",),
+          RESIGNED_3 - _cells("ubongo × resign-3")),  # (Ubongo has no 🎓)
     Known("the final board of a game played on after a resignation does not say who resigned and that "
           "the computer played their seat", ("board",), RESIGNED_3),
     Known("forget-me then Rematch waits on a former player (here: the offer lists 'a former player ✅' "
