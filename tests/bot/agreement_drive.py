@@ -59,10 +59,14 @@ class Table:
         return self.thread if self.thread is not None else self.channel
 
 
-async def start(env: Any, game: str, humans: int, *, thread: bool = False) -> Table:
+async def start(env: Any, game: str, humans: int, *, thread: bool = False, closed_dm: bool = False) -> Table:
     """``humans`` people at a new table; the host opens the game (short turn limits), the others join,
-    the host starts it. Each person opens their panel where the game has one."""
+    the host starts it. Each person opens their panel where the game has one. ``closed_dm``: bob
+    accepts no direct messages (he plays through the panel)."""
     guild, channel, players = setup_table(env, humans)
+    if closed_dm:
+        dm = players[1].user.dm_channel
+        env.inject_error("POST", f"/channels/{dm.id}/messages", status=403, code=50007, times=999)
     host = players[0]
     options = {**OPTIONS[game], "turn_seconds": TURN_SECONDS}
     if thread:
@@ -169,12 +173,20 @@ async def resign(table: Table, who: Any) -> None:
 
 
 async def end_game(
-    env: Any, game: str, ending: str, *, thread: bool = False, seed: int = 1, watch: Watch | None = None
+    env: Any,
+    game: str,
+    ending: str,
+    *,
+    thread: bool = False,
+    closed_dm: bool = False,
+    seed: int = 1,
+    watch: Watch | None = None,
 ) -> Table:
     """A game of ``game`` played to ``ending``; its surfaces have settled and its recap is due.
     ``watch`` looks at the game after each step it is played on to its end."""
     rng = random.Random(seed)
-    table = await start(env, game, SEATS.get(f"{game} {ending}", SEATS.get(ending, 2)), thread=thread)
+    seats = SEATS.get(f"{game} {ending}", SEATS.get(ending, 2))
+    table = await start(env, game, seats, thread=thread, closed_dm=closed_dm)
     everyone = set(range(len(table.players)))
     alice, bob = table.players[:2]
     if ending == RULES:

@@ -21,6 +21,7 @@ from bot.surfaces.recap import DELAY_SECONDS as RECAP_DELAY
 from tests.bot.agreement_drive import (
     DELETED,
     ENDINGS,
+    HOST,
     RESIGN_3,
     RULES,
     TIMEOUT,
@@ -43,16 +44,23 @@ from tests.bot.helpers import restart
 
 GAMES = ("ugah", "uonga", "ubongo", "honga")
 MAX_SEATS = {"uonga": 2}
-# cells also played in a thread of their own (its board there, its line in the channel)
-THREADED = {("ugah", RULES), ("ugah", DELETED), ("honga", RESIGN_3)}
+THREAD, CLOSED = "thread", "closed DMs"  # a cell's variant: played in a thread, or with bob's DMs closed
+VARIANTS = {
+    # also played in a thread of its own (its board there, its line in the channel)
+    ("ugah", RULES): (THREAD,),
+    ("ugah", DELETED): (THREAD,),
+    ("honga", RESIGN_3): (THREAD,),
+    # bob's DMs closed: he plays through the board's panel
+    ("ubongo", HOST): (CLOSED,),
+}
 
 
 class KnownDisagreement(AssertionError):
     """Only known disagreements were found (the cell's xfail expects exactly this)."""
 
 
-def cell_name(game: str, ending: str, thread: bool) -> str:
-    return f"{game} × {ending}" + (" × thread" if thread else "")
+def cell_name(game: str, ending: str, variant: str) -> str:
+    return f"{game} × {ending}" + (f" × {variant}" if variant else "")
 
 
 def all_cells() -> list[tuple[str, str, bool]]:
@@ -60,8 +68,8 @@ def all_cells() -> list[tuple[str, str, bool]]:
     for game, ending in itertools.product(GAMES, ENDINGS):
         if ending == RESIGN_3 and MAX_SEATS.get(game, 4) < 3:
             continue
-        for thread in (False, True) if (game, ending) in THREADED else (False,):
-            out.append((game, ending, thread))
+        for variant in ("", *VARIANTS.get((game, ending), ())):
+            out.append((game, ending, variant))
     return out
 
 
@@ -105,7 +113,7 @@ KNOWN: tuple[Known, ...] = (
           "as ready, a seat nobody plays; with two seats the rematch starts at once with it)",
           ("rematch",), FINISHED, ("after forget-me",)),
     Known("an Ubongo game ended by the host still shows its players solving (ended by a "
-          "resignation too)", ("board",), _cells("ubongo × host", "ubongo × moderator", "ubongo × resign-2")),
+          "resignation too)", ("board",), _cells("ubongo × host", "ubongo × host × closed DMs", "ubongo × moderator", "ubongo × resign-2")),
     Known("pictures uploaded again unchanged after a restart", ("uploads",),
           ALL - _cells("ugah × deleted", "uonga × deleted", "honga × deleted", "ugah × deleted × thread"),
           ("after restart",)),
@@ -131,13 +139,13 @@ KNOWN: tuple[Known, ...] = (
 
 def cells() -> list[Any]:
     out = []
-    for game, ending, thread in all_cells():
-        cell = cell_name(game, ending, thread)
+    for game, ending, variant in all_cells():
+        cell = cell_name(game, ending, variant)
         reasons = list(dict.fromkeys(k.reason for k in KNOWN if cell in k.cells))
         marks = [
             pytest.mark.xfail(strict=True, raises=KnownDisagreement, reason="issue 33: " + "; ".join(reasons))
         ] if reasons else []  # fmt: skip
-        out.append(pytest.param(game, ending, thread, id=cell.replace(" × ", "-"), marks=marks))
+        out.append(pytest.param(game, ending, variant, id=cell.replace(" × ", "-"), marks=marks))
     return out
 
 
@@ -160,13 +168,15 @@ async def check_all(v: Verdict, env: Any, t: Table, x: Expected, ending: str, up
     uploads.check(v)
 
 
-@pytest.mark.parametrize(("game", "ending", "thread"), cells())
-async def test_every_surface_agrees_with_the_stored_result(simcord_env, bot_factory, game, ending, thread):
+@pytest.mark.parametrize(("game", "ending", "variant"), cells())
+async def test_every_surface_agrees_with_the_stored_result(simcord_env, bot_factory, game, ending, variant):
     env = simcord_env
-    cell = cell_name(game, ending, thread)
+    cell = cell_name(game, ending, variant)
     uploads = Uploads(env)
     v = Verdict(cell, phase="during play")
-    t = await end_game(env, game, ending, thread=thread, watch=pings_watch(v))
+    t = await end_game(
+        env, game, ending, thread=variant == THREAD, closed_dm=variant == CLOSED, watch=pings_watch(v)
+    )
     v.phase = "before restart"
     if ending != DELETED:
         await env.advance_time(RECAP_DELAY + 1)  # the recap of a finished game is due
