@@ -248,7 +248,8 @@ def lessons_text(
     head = tr("lessons.head", game=tr(f"game.{m.game}"), id=m.id)
     others = played_for(steps, seat, tr)
     if next(lessons.decisions(steps, [seat]), None) is None:
-        return "\n".join([head, tr("lessons.no_decisions"), *others])  # the computer played all of theirs
+        # the computer played all of theirs, or the game ended before their first turn
+        return "\n".join([head, tr("lessons.no_decisions" if others else "lessons.no_turn"), *others])
     if not found:
         return "\n".join([head, tr("lessons.none"), *others])
     lines = [f"{i}. {lesson_line(m, steps, x, tr)}" for i, x in enumerate(found, 1)]

@@ -32,6 +32,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "lessons.decisive": "Step {step}: **{played}** decided the game; **{better}** was better.",
     "lessons.none": "No decision of yours cost even half a point by its count. Well played!",
     "lessons.no_decisions": "You made no decision yourself in this game: the computer played your turns.",
+    "lessons.no_turn": "You had no decision to make in this game: it ended before your turn.",
     "lessons.replay": "See the first on the board with `/replay match:{id} step:{step}` (the others at "
     "their steps, marked 🎓): the position before your choice, the better one drawn ✓ in green, yours ✗ "
     "in red.",

@@ -231,7 +231,8 @@ class Surfaces:
         await panel.open_panel(self.ctx, self.reconciler(m.id, PANEL, seat), interaction, m, state, seat)
 
     async def begin_thread(self, m: MatchRow, state: Any, channel: Any) -> bool:
-        moved = await thread.begin(self.ctx, m, state, channel)
+        rec = self.reconciler(m.id, BOARD)
+        moved = await thread.begin(self.ctx, rec, m, state, channel)
         if moved:  # the lobby's interactions reach the line, not the board
-            self.reconciler(m.id, BOARD).drop_token()
+            rec.drop_token()
         return moved

@@ -18,7 +18,7 @@ from bot.i18n import Translator, seat_name
 from bot.messages import Board
 from bot.render_pool import rendered
 from bot.surfaces import names
-from bot.surfaces.content import Shown, fingerprint, public_board
+from bot.surfaces.content import Shown, fingerprint, public_board, shown
 from bot.surfaces.kind import Context, Rows, SurfaceKind
 from bot.surfaces.reconciler import Reconciler, Retry
 from bot.surfaces.send import RETRY, verdict
@@ -71,8 +71,9 @@ class LineSurface(SurfaceKind):
                 log.info("match %s: its thread was not archived: %s", m.id, err)
 
 
-async def begin(ctx: Context, m: MatchRow, state: Any, channel: Any) -> bool:
-    """The game just started in ``channel`` from its lobby message: open its thread and move it there.
+async def begin(ctx: Context, rec: Reconciler, m: MatchRow, state: Any, channel: Any) -> bool:
+    """The game just started in ``channel`` from its lobby message: open its thread and move it there
+    (``rec``: the board's, told what the thread's first message shows, so it is not sent again).
     False (and a one-line note) when it is played in the channel after all."""
     tr = messages.tr_for(m)
     lobby = await ctx.addresses.board(m)
@@ -92,6 +93,8 @@ async def begin(ctx: Context, m: MatchRow, state: Any, channel: Any) -> bool:
     moved = await ctx.matches.move(m.id, thread_id)
     await ctx.addresses.put(SurfaceRow(m.id, names.BOARD, -1, thread_id, None, at=ctx.now()))
     board = await public_board(ctx.addresses, moved.match, moved.state)
-    mid = await ctx.send.post(thread_id, await rendered(board))
+    drawn = await rendered(board)
+    mid = await ctx.send.post(thread_id, drawn)
     await ctx.addresses.put(SurfaceRow(m.id, names.BOARD, -1, thread_id, mid, at=ctx.now()))
+    rec.showed(shown(moved.match.version, drawn))
     return True

@@ -271,8 +271,14 @@ async def check_rematch(v: Verdict, env: Any, t: Table, x: Expected) -> None:
         return
     asker = next(p for s, p in enumerate(t.players) if s not in x.forgotten and s not in x.resigned)
     r = await asker.click(final, custom_id=cid)
+    least = rules_for(x.game).min_players
+    taken_over = x.resigned if len(x.names) > 2 else frozenset()  # the computer keeps such a seat
+    left = len(x.names) - len(x.forgotten - taken_over)
     if r.ephemeral:
-        v.fail("rematch", f"refused: {r.response.content!r}", f"{x.shown(t.players.index(asker))} played")
+        said = r.response.content
+        if left < least and said == TR("rematch.forgotten", game=x.game, min=least):
+            return  # too few left to play again: said at once, nothing waits
+        v.fail("rematch", f"refused: {said!r}", f"{x.shown(t.players.index(asker))} played")
         return
     old, _ = await env.bot.matches.get(t.mid)
     offer, _ = await env.bot.matches.get(old.meta.rematch)
