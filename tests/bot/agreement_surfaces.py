@@ -242,6 +242,10 @@ async def check_lessons(v: Verdict, t: Table, x: Expected, seat: int, p: Any) ->
         v.fail(f"lessons({p.user.name})", repr(text[:60]), f"{x.shown(seat)} sat at seat {seat + 1}")
     elif seat not in x.computer_for and "computer played your turns" in text:
         v.fail(f"lessons({p.user.name})", repr(text[:70]), f"{x.shown(seat)} played their own turns")
+    elif seat in x.resigned and len(x.names) > 2 and "after you left the game" not in text:
+        v.fail(f"lessons({p.user.name})", repr(text[-90:]), f"{x.shown(seat)} left; the computer played on")
+    elif seat in x.computer_for - x.resigned and "when your time ran out" not in text:
+        v.fail(f"lessons({p.user.name})", repr(text[-90:]), f"the computer played for {x.shown(seat)}")
 
 
 async def check_replay(v: Verdict, here: Any, t: Table, x: Expected) -> None:
