@@ -12,9 +12,12 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
+from bot import render_pool
+from tests.bot.test_render_pool import _ready_process
 from tests.engine.test_worker_orphans import _alive, _descendants, _reap
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
@@ -136,3 +139,20 @@ def test_a_start_up_failure_leaves_no_drawing_process_or_worker(tmp_path):
         bot.kill()
         bot.wait()
         _reap(family, names)
+
+
+def test_drawing_processes_ended_by_shutdown_start_again_and_are_not_counted_lost(monkeypatch):
+    """A bot stopped and started again in one process (a test run) still draws in processes."""
+    monkeypatch.setattr(render_pool, "PROCESSES", True)
+    monkeypatch.setattr(render_pool, "_lost", [0])
+    monkeypatch.setattr(render_pool._local, "child", None, raising=False)
+    first = _ready_process()
+    try:
+        render_pool.shutdown()
+        assert first.process.poll() is not None
+        second = _ready_process()
+        assert second is not first and second.alive()
+        assert render_pool._lost == [0]
+        assert render_pool.draw(cast(Any, os.getpid)) == second.process.pid  # drawn there
+    finally:
+        render_pool.shutdown()
