@@ -17,6 +17,7 @@ import discord
 from bot import render_pool
 from bot.client import create_bot
 from bot.settings import SettingsError, StoreOptions, load_settings, resolve_database_path
+from engine import compute
 from engine.store import StoreError
 from engine.store.open import open_store
 
@@ -90,7 +91,15 @@ def main() -> int:
         store_options=settings.store_options(),
     )
     try:
-        bot.run(settings.token, log_handler=None)
+        return _run(bot, settings.token)
+    finally:  # however the bot stopped, or failed to start: no drawing process or worker stays
+        render_pool.shutdown()
+        compute.shutdown()
+
+
+def _run(bot: discord.Client, token: str) -> int:
+    try:
+        bot.run(token, log_handler=None)
     except StoreError as err:  # raised in setup_hook; discord.py lets it out of run() as it is
         return _database_error(err)
     except discord.LoginFailure:

@@ -32,6 +32,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from bot.messages import Board
+from engine import orphans
 from render import png
 
 log = logging.getLogger(__name__)
@@ -44,7 +45,10 @@ def _background_priority() -> None:
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
 
 
-RENDER_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render", initializer=_background_priority)
+RENDER_THREAD = "render"  # the render threads' name prefix
+RENDER_POOL = ThreadPoolExecutor(
+    max_workers=2, thread_name_prefix=RENDER_THREAD, initializer=_background_priority
+)
 PROCESSES = True  # False (RENDER_PROCESSES=0, bot.settings; the tests): draw in the render threads only
 _forgotten = [0]  # forget_drawings() calls: a drawing process seeing a new count drops its bands too
 READY = b"ready"
@@ -64,8 +68,10 @@ def child_cpu() -> float:
         return _child_cpu[0]
 
 
-def _serve(conn: Connection) -> None:
-    """A drawing process: draw what arrives, answer (png, error, cpu seconds); end when the pipe does."""
+def _serve(conn: Connection, parent_pid: int, pdeathsig: bool) -> None:
+    """A drawing process: draw what arrives, answer (png, error, cpu seconds); end when the pipe does,
+    or at once when the bot does (even mid-drawing: a SIGKILLed bot must leave no process behind)."""
+    orphans.die_with_parent(parent_pid, pdeathsig=pdeathsig)
     _background_priority()
     with contextlib.suppress(OSError):  # (the bot is gone already: the loop below ends at once)
         conn.send_bytes(READY)  # imports done: drawings may come
@@ -102,7 +108,10 @@ def _serve(conn: Connection) -> None:
             return
 
 
-_MAIN = "import sys; from multiprocessing.connection import Connection; from bot.render_pool import _serve; _serve(Connection(int(sys.argv[1])))"
+_MAIN = (
+    "import sys; from multiprocessing.connection import Connection; from bot.render_pool import _serve; "
+    "_serve(Connection(int(sys.argv[1])), int(sys.argv[2]), sys.argv[3] == '1')"
+)
 
 
 class _Child:
@@ -114,15 +123,27 @@ class _Child:
     def __init__(self) -> None:
         ours, theirs = socket.socketpair()
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        # the parent-death signal follows the spawning thread: only one that lasts as long as the
+        # bot (a render thread, which ends with the pool; the main thread) may ask for it
+        thread = threading.current_thread()
+        lasting = thread is threading.main_thread() or thread.name.startswith(RENDER_THREAD)
         with theirs:
             self.process = subprocess.Popen(
-                [sys.executable, "-c", _MAIN, str(theirs.fileno())],
+                [
+                    sys.executable,
+                    "-c",
+                    _MAIN,
+                    str(theirs.fileno()),
+                    str(os.getpid()),
+                    "1" if lasting else "0",
+                ],
                 pass_fds=[theirs.fileno()],
                 stdin=subprocess.DEVNULL,
                 env=env,
             )
         self.conn = Connection(ours.detach())
         self.ready = False
+        self.stopped = False  # by shutdown(): the next drawing starts another, not counted as lost
 
     def alive(self) -> bool:
         return self.process.poll() is None
@@ -142,6 +163,9 @@ class _Child:
 def _child() -> _Child | None:
     """This render thread's drawing process, once ready (None: draw here for now)."""
     child = getattr(_local, "child", None)
+    if child is not None and child.stopped:
+        child.conn.close()
+        child = _local.child = None
     try:
         if child is None and _lost[0] < MAX_LOST:
             child = _local.child = _Child()
@@ -192,6 +216,19 @@ def draw(fn: Callable[[], bytes]) -> bytes:
     if error is not None:
         raise error
     return out
+
+
+def shutdown() -> None:
+    """End every drawing process now (the bot is stopping, or could not start): they would end with
+    the bot's process anyway, but a bot stopped inside a longer-lived process (a test) must not keep
+    them. A later drawing starts them again."""
+    for child in list(_children):
+        child.stopped = True
+        with contextlib.suppress(ValueError):
+            _children.remove(child)
+        child.process.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            child.process.wait(5)
 
 
 def warm_up(timeout: float = 30.0) -> None:

@@ -6,24 +6,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
 import multiprocessing
-import multiprocessing.connection
 import os
 import signal
-import sys
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from engine import orphans
 from engine.core import Computer, Rules, Seat
 
 MAX_AUTO_STEPS = 1000  # guard against a computer that never hands the turn back
 
 _pool: ProcessPoolExecutor | None = None
-
-PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
 def _worker_init(pdeathsig: bool = False) -> None:
@@ -32,29 +28,13 @@ def _worker_init(pdeathsig: bool = False) -> None:
     # Ctrl-C reaches the whole process group: the bot shuts the pool down, the worker must not
     # print a KeyboardInterrupt traceback of its own
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _die_with_parent(pdeathsig)
-
-
-def _die_with_parent(pdeathsig: bool) -> None:
-    """A SIGKILLed bot shuts nothing down, and the worker waits on a queue whose write end it holds
-    itself: it would run on under init, and so would the resource tracker (which exits, unlinking the
-    pool's semaphores, only once every process holding its pipe has gone)."""
     parent = multiprocessing.parent_process()
-    if parent is None:  # not a spawned worker (called directly)
-        return
-    if pdeathsig and sys.platform == "linux":
-        # instant even while a search holds the GIL; the kernel ties it to the spawning *thread*,
-        # which pool() guarantees to be the main thread when it asks for it
-        with contextlib.suppress(OSError, AttributeError):
-            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    # everywhere, and if the parent died before prctl: the parent holds its end of the spawn pipe
-    # until it joins this worker or dies, whichever thread spawned us
-    threading.Thread(target=_exit_on_eof, args=(parent.sentinel,), name="parent-watch", daemon=True).start()
-
-
-def _exit_on_eof(sentinel: int) -> None:
-    multiprocessing.connection.wait([sentinel])
-    os._exit(1)
+    if parent is not None:  # a spawned worker (not called directly)
+        # a SIGKILLed bot shuts nothing down, and the worker waits on a queue whose write end it
+        # holds itself: it would run on under init, and so would the resource tracker (which
+        # exits, unlinking the pool's semaphores, only once every process holding its pipe has
+        # gone). The parent holds its end of the spawn pipe until it joins this worker or dies.
+        orphans.die_with_parent(parent.pid or os.getppid(), pdeathsig=pdeathsig, sentinel=parent.sentinel)
 
 
 def pool() -> ProcessPoolExecutor:
