@@ -30,6 +30,8 @@ def _row() -> MatchRow:
         recap=5.0,
         broken="no",
         extra={"future": {"nested": [1]}},
+        resigned=[1],
+        timed_out=[0],
     )
     seats = [SeatInfo(7, "alice", locale="de"), SeatInfo(None, "Computer", ai=True, level="hard")]
     return MatchRow(
@@ -95,6 +97,8 @@ def test_changing_the_copy_leaves_the_cached_row_alone() -> None:
     c.meta.new_turn.append(0)
     assert c.meta.pending is not None
     c.meta.pending.append(9)
+    c.meta.resigned.append(0)
+    c.meta.timed_out.append(1)
     c.meta.extra["future"]["nested"].append(2)
     c.timers["lobby"] = 1.0
     c.version += 1
