@@ -17,6 +17,7 @@ from bot import errors
 from bot.components import ActionButton, ActionSelect, Click
 from bot.games import UIS
 from bot.i18n import translator
+from bot.punctual import ACK_SECONDS
 from bot.ratelimit import RateLimiter
 from bot.router import Router, is_moderator
 from bot.settings import StoreOptions
@@ -83,7 +84,8 @@ class GameBot(commands.AutoShardedBot):
     Built without connecting (tests run it against a simulated Discord). ``database``: a SQLite file
     path or a postgresql:// URL, opened with ``store_options`` (bot.settings). ``shard_count`` None:
     as many shards as Discord advises. ``clock_watch_seconds``: engine.match's clock watch (a
-    simulated Discord wants a long one)."""
+    simulated Discord wants a long one). ``ack_seconds``: when a click not answered yet is acknowledged
+    (bot.punctual)."""
 
     def __init__(
         self,
@@ -96,6 +98,7 @@ class GameBot(commands.AutoShardedBot):
         shard_ids: tuple[int, ...] | None = None,
         clock_watch_seconds: float = CLOCK_WATCH_SECONDS,
         store_options: StoreOptions | None = None,
+        ack_seconds: float = ACK_SECONDS,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # no privileged intents: no message content, no member list
@@ -124,7 +127,7 @@ class GameBot(commands.AutoShardedBot):
         )
         self.surfaces = Surfaces(self.matches, self.store, DiscordSend(self), _now)
         self.matches.signals.subscribe(self._heard)
-        self.router = Router(self.matches, self.surfaces, self.within_limits, self._replay_step)
+        self.router = Router(self.matches, self.surfaces, self.within_limits, self._replay_step, ack_seconds)
         self.dev_guild_id = dev_guild_id
 
     async def setup_hook(self) -> None:
@@ -202,6 +205,12 @@ class GameBot(commands.AutoShardedBot):
 
     async def _replay_step(self, interaction: discord.Interaction, match_id: int, step: int) -> None:
         await replay_viewer.show(self.matches, interaction, match_id, step, edit=True)
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        interaction = args[0] if event_name == "interaction" else None
+        if interaction is not None and interaction.type is discord.InteractionType.component:
+            self.router.clicks.arrived(interaction)  # as discord.py parses it: the earliest it can be
+        super().dispatch(event_name, *args, **kwargs)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         await self.router.on_interaction(interaction)

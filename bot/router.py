@@ -16,7 +16,7 @@ from typing import Any
 
 import discord
 
-from bot import errors, messages, replay
+from bot import errors, messages, punctual, replay
 from bot.components import (
     CHOOSE,
     DISPLAY,
@@ -84,14 +84,29 @@ def is_moderator(interaction: discord.Interaction) -> bool:
 
 
 class Router:
-    def __init__(self, matches: Matches, surfaces: Surfaces, limits: Limits, replays: Replays) -> None:
+    def __init__(
+        self,
+        matches: Matches,
+        surfaces: Surfaces,
+        limits: Limits,
+        replays: Replays,
+        ack_seconds: float = punctual.ACK_SECONDS,
+    ) -> None:
         self.matches = matches
         self.surfaces = surfaces
         self.limits = limits
         self.replays = replays
+        self.clicks = punctual.Clicks(ack_seconds)  # each acknowledged in time (GameBot.dispatch)
 
     async def on_component(self, interaction: discord.Interaction, click: Click) -> None:
         self.surfaces.note_locale(interaction)  # the clicker's DMs follow their language
+        try:
+            await self.clicks.handling(interaction)
+            await self._on_component(interaction, click)
+        finally:
+            self.clicks.handled(interaction)
+
+    async def _on_component(self, interaction: discord.Interaction, click: Click) -> None:
         try:
             with (
                 self.surfaces.answering()
@@ -260,9 +275,11 @@ class Router:
         click = decode(raw)
         if click is None:
             await errors.reply_engine(interaction, BadActionCode())
+            self.clicks.handled(interaction)
         elif interaction.message is not None and raw not in _ids_on(interaction.message):
             await self._repair(interaction, click)
             await errors.reply_engine(interaction, StaleAction())
+            self.clicks.handled(interaction)
 
 
 def _ids_on(message: discord.Message) -> set[str]:

@@ -16,6 +16,11 @@ from bot import render_pool
 from bot.client import create_bot
 from harness.sim import SIM_CLOCK_WATCH
 
+# The engine's clock watch, longer than any test: SimCord also fires a bot timer once its delay has
+# passed in real time, and a long game under load (CI's) outlasts 30 s; advancing the virtual clock to
+# the watch in the middle of a click, with computers moving, could outlast the click's 5 s settle.
+TEST_CLOCK_WATCH = 120 * SIM_CLOCK_WATCH
+
 # Boards are drawn in the render threads here, not in drawing processes: two test workers on two
 # cores, each with two drawing processes beside it, oversubscribe the machine and push SimCord's
 # busiest tests (the 200-game bursts) past its 5 s settle limit. tests/bot/test_render_pool.py
@@ -85,7 +90,8 @@ def bot_factory(db_path):
     def make(**kwargs):
         # games in tests click far faster than people in virtual time; the limiter has its own tests
         kwargs.setdefault("rate_limits", False)
-        kwargs.setdefault("clock_watch_seconds", SIM_CLOCK_WATCH)
+        kwargs.setdefault("clock_watch_seconds", TEST_CLOCK_WATCH)
+        kwargs.setdefault("ack_seconds", float(os.environ.get("TEST_ACK_SECONDS", 60)))
         bot = create_bot(db_path, **kwargs)
         made.append(bot)
         return bot

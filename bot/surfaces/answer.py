@@ -145,20 +145,24 @@ class Answers:
         seat: int | None,
     ) -> bool:
         key = image_id(board)
-        same_image = rec.shows_image(key) and not interaction.response.is_done()
+        same_image = rec.shows_image(key)
         whole = isinstance(board.view, discord.ui.LayoutView) or board.draw is None
         # recorded before it is sent: a reconciler step starting meanwhile must not draw it again
         token = (interaction.token, interaction.message.id) if interaction.message is not None else None
         rec.answered(shown(m.version, board), token)
+        # acknowledged already (a deferred update: bot.punctual, a thread's start): edit the message
+        edit = (
+            interaction.edit_original_response
+            if interaction.response.is_done()
+            else interaction.response.edit_message
+        )
         try:
-            if interaction.response.is_done():  # answered already (an error reply): edit the message itself
-                await interaction.edit_original_response(**(await rendered(board)).kwargs())
-            elif whole:  # a layout refers to its image, and a board without one must drop the old one
-                await interaction.response.edit_message(**(await rendered(board)).kwargs())
+            if whole:  # a layout refers to its image, and a board without one must drop the old one
+                await edit(**(await rendered(board)).kwargs())
             else:
                 if not same_image:
                     start_drawing(board)  # under way in the render pool while the text goes out
-                await interaction.response.edit_message(**board.kwargs(image=False))
+                await edit(**board.kwargs(image=False))
                 if not same_image:
                     newer = await self._newer(interaction, m, came_from, seat) if came_from != BOARD else None
                     if newer is None:

@@ -125,3 +125,9 @@ async def board_message_id(env: Any, match_id: int) -> int | None:
 async def dms_closed(env: Any, match_id: int) -> set[int]:
     m, _ = await env.bot.matches.get(match_id)
     return await env.bot.surfaces.addresses.closed_dms(m)
+
+
+def said_privately(result: Any) -> bool:
+    """Whether a click was answered with a private line: its own response, or a follow-up after the
+    deferral that acknowledged it in time (bot.punctual: a crowd of clicks, a late answer)."""
+    return result.ephemeral or any(f.message.flags.ephemeral for f in result.followups)

@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 
 from bot.locales.en import MESSAGES
+from harness.sim import SIM_CLOCK_WATCH
 from tests.bot.helpers import open_and_start, setup_table
 from tests.bot.test_ubongo_bot import first_racer_solved
 from tests.replayed import replayed
@@ -50,6 +51,8 @@ async def fires_at_its_due_time(env, mid) -> None:
 
 
 @pytest.mark.parametrize("step", [-25, +25])
+# the clock watch that notices a step (the suite's default is longer than any test: tests/conftest.py)
+@pytest.mark.parametrize("simcord_bot", [{"clock_watch_seconds": SIM_CLOCK_WATCH}], indirect=True)
 async def test_games_nobody_plays_finish_at_their_deadlines_when_the_wall_clock_steps(simcord_env, step):
     env = simcord_env
     ugah, ubongo = await nobody_plays(env)
