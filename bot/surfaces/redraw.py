@@ -70,8 +70,7 @@ class Redrawn(SurfaceKind):
         if image:
             await rendered(page.board)
         try:
-            with hurried():  # a 429 is heard at once: the token's route now, or our own wait
-                await self.apply(rec, page, image)
+            await self._apply(rec, page, image)
         except Exception as err:
             said = verdict(err)
             if said.what == RETRY:
@@ -80,6 +79,19 @@ class Redrawn(SurfaceKind):
             elif not await self.refused(rec, page, err, said):
                 return
         rec.showed(Shown(m.version, d.fingerprint, d.image))
+
+    async def _apply(self, rec: Reconciler, page: Drafted, image: bool) -> None:
+        """``apply``, unless its route is known to be rate limited: not asked again before the
+        retry_after it named (discord.RateLimited, as if it had been)."""
+        held = rec.held_until - rec.now()
+        if held > 0:
+            raise discord.RateLimited(held)
+        try:
+            with hurried():  # a 429 is heard at once: the token's route now, or our own wait
+                await self.apply(rec, page, image)
+        except discord.RateLimited as err:
+            rec.held_until = rec.now() + err.retry_after
+            raise
 
     async def _by_token(self, rec: Reconciler, board: Board, image: bool) -> bool:
         """Reach the surface through its latest click's interaction: True if that worked."""
