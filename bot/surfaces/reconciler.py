@@ -7,10 +7,11 @@ is in flight coalesce into one). A commit's fan-out pokes with that commit's ver
 already known in line at or after it (a click's answer drew it, or a step since) is left alone, so
 four clicks landing at once do not have every surface rebuilt four times to find it unchanged. A
 step that Discord refused for a reason worth retrying raises ``Retry``, and the worker waits (the
-time a rate limit names, else a growing backoff) and tries again until it succeeds or
-``GIVE_UP_SECONDS`` pass. A click's answer on the same surface (an interaction response, which is
-not queued behind a rate-limited edit) is recorded with ``answered``; if it landed while an edit was
-in flight, that edit may have overwritten it, so the worker goes round once more.
+time a rate limit names, else a growing backoff; a new click's interaction token on the surface,
+another route, ends the wait) and tries again until it succeeds or ``GIVE_UP_SECONDS`` pass. A
+click's answer on the same surface (an interaction response, which is not queued behind a
+rate-limited edit) is recorded with ``answered``; if it landed while an edit was in flight, that
+edit may have overwritten it, so the worker goes round once more.
 
 What the surface shows is told (``remember``) whenever it changes, to be stored with its address; a
 reconciler new in this process (after a restart) starts from what was stored (``recall``)."""
@@ -54,6 +55,7 @@ class Reconciler:
     recalled: bool = False  # what was stored is known (or what it shows was learnt since)
     display: tuple[int, str] = (-1, "")  # (seat version, display state)
     token: tuple[str, int, float] | None = None  # the latest click on this surface: (token, message, when)
+    held_until: float = 0.0  # its usual route is rate limited until then (``now``)
     answers: int = 0
     _answering: int = 0  # clicks' answers on their way to this surface
     checked: int = -1  # the match version this surface is known to be in line with (or newer)
@@ -61,6 +63,7 @@ class Reconciler:
     put: bytes | None = None  # the fingerprint the running step sent, if it sent anything
     _dirty: bool = False
     _task: asyncio.Task[None] | None = field(default=None, repr=False)
+    _nap: asyncio.Task[None] | None = field(default=None, repr=False)  # the wait before trying again
     # held by each step, and by whatever else changes where the surface lives (/game board's repost)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
 
@@ -161,6 +164,8 @@ class Reconciler:
     def via(self, token: str, message_id: int) -> None:
         """The latest interaction that reached this surface's message (Discord allows 15 minutes)."""
         self.token = (token, message_id, self.now())
+        if self._nap is not None:
+            self._nap.cancel()  # a wait for a refused route ends: the click's token is another
 
     def drop_token(self) -> None:
         """The surface moved to another message: earlier interactions do not reach it."""
@@ -192,6 +197,15 @@ class Reconciler:
             assert self._task is not None
             await asyncio.shield(self._task)
 
+    async def _wait(self, seconds: float) -> None:
+        """Before trying again: ``seconds``, or until a click's token arrives (``via``)."""
+        self._nap = asyncio.ensure_future(asyncio.sleep(seconds))
+        try:
+            await asyncio.wait({self._nap})
+        finally:
+            self._nap.cancel()
+            self._nap = None
+
     async def _work(self) -> None:
         attempt, started = 0, self.now()
         try:
@@ -209,7 +223,7 @@ class Reconciler:
                         )
                         continue
                     self._dirty = True
-                    await asyncio.sleep(
+                    await self._wait(
                         r.after if r.after is not None else BACKOFF[min(attempt, len(BACKOFF) - 1)]
                     )
                     attempt += 1

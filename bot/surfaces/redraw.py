@@ -17,7 +17,7 @@ from bot.render_pool import rendered
 from bot.surfaces.content import Shown
 from bot.surfaces.kind import SurfaceKind
 from bot.surfaces.reconciler import Reconciler, Retry
-from bot.surfaces.send import RETRY, Verdict, verdict
+from bot.surfaces.send import RETRY, Verdict, hurried, verdict
 from engine.store import MatchRow, SurfaceRow
 
 log = logging.getLogger(__name__)
@@ -70,7 +70,7 @@ class Redrawn(SurfaceKind):
         if image:
             await rendered(page.board)
         try:
-            await self.apply(rec, page, image)
+            await self._apply(rec, page, image)
         except Exception as err:
             said = verdict(err)
             if said.what == RETRY:
@@ -80,11 +80,24 @@ class Redrawn(SurfaceKind):
                 return
         rec.showed(Shown(m.version, d.fingerprint, d.image))
 
+    async def _apply(self, rec: Reconciler, page: Drafted, image: bool) -> None:
+        """``apply``, unless its route is known to be rate limited: not asked again before the
+        retry_after it named (discord.RateLimited, as if it had been)."""
+        held = rec.held_until - rec.now()
+        if held > 0:
+            raise discord.RateLimited(held)
+        try:
+            with hurried():  # a 429 is heard at once: the token's route now, or our own wait
+                await self.apply(rec, page, image)
+        except discord.RateLimited as err:
+            rec.held_until = rec.now() + err.retry_after
+            raise
+
     async def _by_token(self, rec: Reconciler, board: Board, image: bool) -> bool:
         """Reach the surface through its latest click's interaction: True if that worked."""
         token = rec.fresh_token(TOKEN_SECONDS)
         if token is None:
-            return False
+            return False  # no click within 15 minutes: only the usual route's retry reaches it
         try:
             await self.ctx.send.edit_by_token(*token, board, image=image)
         except discord.HTTPException as err:

@@ -4,11 +4,15 @@ channel is gone, DMs are closed, a permission is missing, an interaction token e
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import logging
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import discord
+from discord.http import HTTPClient
 
 from bot.messages import Board
 from render.graphemes import ELLIPSIS, cut
@@ -56,6 +60,57 @@ def verdict(err: Exception) -> Verdict:
     return Verdict(FAILED)
 
 
+# discord.py meets a 429 by sleeping its retry_after and trying again, five times, before it raises. A
+# surface would rather hear of it at once: it has another route (a click's interaction token), or it
+# waits retry_after itself and then sends what is newest by then. Within ``hurried()`` discord.py's own
+# limit on such a wait (HTTPClient.max_ratelimit_timeout, read at each 429, at least 30 s through its
+# public API) is a moment, so a 429 raises discord.RateLimited at once. Discord is not pressed harder
+# for it: whoever hears of the 429 still waits retry_after before trying that route again.
+_HURRY: contextvars.ContextVar[bool] = contextvars.ContextVar("hurry", default=False)
+HURRY_SECONDS = 0.001
+
+
+@contextlib.contextmanager
+def hurried() -> Iterator[None]:
+    """Discord's rate limits on the calls made within are heard at once (discord.RateLimited)."""
+    token = _HURRY.set(True)
+    try:
+        yield
+    finally:
+        _HURRY.reset(token)
+
+
+class _PerRequest:
+    """HTTPClient.max_ratelimit_timeout as discord.py reads it: a moment within ``hurried()``, else
+    the client's own (None: wait out any 429)."""
+
+    def __get__(self, http: Any, owner: Any = None) -> Any:
+        if http is None:
+            return self
+        return HURRY_SECONDS if _HURRY.get() else vars(http).get("max_ratelimit_timeout")
+
+    def __set__(self, http: Any, value: float | None) -> None:
+        vars(http)["max_ratelimit_timeout"] = value
+
+
+def _install() -> None:
+    if isinstance(HTTPClient.__dict__.get("max_ratelimit_timeout"), _PerRequest):
+        return
+    make_bucket = HTTPClient.get_ratelimit
+
+    def get_ratelimit(http: HTTPClient, key: str) -> Any:
+        # a rate limit bucket serves every later call on its route and takes the limit it is made
+        # with (its pre-emptive waits too): it keeps the client's own, whoever makes it
+        token = _HURRY.set(False)
+        try:
+            return make_bucket(http, key)
+        finally:
+            _HURRY.reset(token)
+
+    setattr(HTTPClient, "max_ratelimit_timeout", _PerRequest())  # noqa: B010
+    setattr(HTTPClient, "get_ratelimit", get_ratelimit)  # noqa: B010
+
+
 class Send(Protocol):
     """Everything the surfaces ask of Discord."""
 
@@ -84,6 +139,7 @@ class DiscordSend:
 
     def __init__(self, client: discord.Client) -> None:
         self.client = client
+        _install()  # hurried() works on every HTTP client (SimCord's too: it replaces the client's)
 
     def _channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id)

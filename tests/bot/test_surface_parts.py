@@ -34,8 +34,11 @@ from bot.surfaces.send import (
     DMS_SHUT,
     EXPIRED,
     FORBIDDEN,
+    HURRY_SECONDS,
     MESSAGE_GONE,
     RETRY,
+    DiscordSend,
+    hurried,
     verdict,
 )
 from engine.store import SurfaceRow
@@ -119,6 +122,22 @@ def _http(cls: type[discord.HTTPException], status: int, code: int = 0) -> disco
 )
 def test_every_discord_error_gets_the_handling_it_deserves(err, what):
     assert verdict(err).what == what
+
+
+async def test_hurried_hears_a_429_at_once_only_for_the_calls_within():
+    """discord.py raises RateLimited on a 429 whose retry_after exceeds max_ratelimit_timeout, read
+    on each 429: a moment within hurried(), the client's own elsewhere (None: sleep it out). A bucket
+    made within keeps the client's own: it serves every later call on its route."""
+    client = discord.Client(intents=discord.Intents.none())
+    DiscordSend(client)
+    http = client.http
+    assert http.max_ratelimit_timeout is None
+    with hurried():
+        assert http.max_ratelimit_timeout == HURRY_SECONDS
+        bucket = http.get_ratelimit("PATCH /channels/{channel_id}/messages/{message_id}:1")
+    assert http.max_ratelimit_timeout is None
+    assert bucket._max_ratelimit_timeout is None
+    await client.close()
 
 
 class _Clock:
