@@ -28,15 +28,20 @@ def engine_error(err: BaseException) -> EngineError | None:
 
 
 async def reply(interaction: discord.Interaction, key: str, **params: object) -> None:
-    """Answer ``interaction`` with the catalogue text for ``key``, privately; never raises."""
+    """Answer ``interaction`` with the catalogue text for ``key``, privately; never raises. A Discord
+    server error is tried once more: this answer is all the user will see."""
     text = translator(interaction.locale)(key, **params)
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
-    except discord.HTTPException as err:
-        log.warning("could not send an error reply: %s", err)
+    for last in (False, True):
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+            return
+        except discord.HTTPException as err:
+            if last or err.status < 500:
+                log.warning("could not send a private reply: %s", err)
+                return
 
 
 async def reply_engine(interaction: discord.Interaction, err: EngineError) -> None:
