@@ -60,8 +60,9 @@ class GameTree(app_commands.CommandTree["GameBot"]):
             )
             await interaction.client.reply_error(interaction, "error.discord")
             return
-        if isinstance(cause, EngineError):
-            await interaction.client.reply_engine_error(interaction, cause)
+        known = errors.engine_error(cause)  # the engine's refusal, or the database's outage (as a click's)
+        if known is not None:
+            await interaction.client.reply_engine_error(interaction, known)
             return
         log.error("command failed", exc_info=cause)
         await interaction.client.reply_error(interaction, "error.generic")

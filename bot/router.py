@@ -112,23 +112,26 @@ class Router:
                 self.surfaces.answering()
             ):  # what the click commits, the other surfaces show after its answer
                 await self._route(interaction, click)
-        except StaleAction as err:
-            await self._repair(interaction, click)
-            await errors.reply_engine(interaction, err)
-        except DatabaseUnsure as err:  # it may land yet: the surfaces show what was kept once it answers
-            self.surfaces.recheck(click.match_id)
-            await errors.reply_engine(interaction, err)
-        except EngineError as err:
-            over = isinstance(err, MatchOver) and where(interaction) != BOARD
-            if isinstance(err, WrongPlace) or over:  # over: a panel the end could not reach shows it now
-                await self._repair(interaction, click)
-            await errors.reply_engine(interaction, err)
         except discord.HTTPException as err:  # Discord failed us; whatever was committed is intact
             log.warning("click %s failed at Discord: %s", click, err)
             await errors.reply(interaction, "error.discord")
-        except Exception:  # a bug: say so instead of leaving "This interaction failed"
-            log.exception("click %s failed", click)
-            await errors.reply(interaction, "error.generic")
+        except Exception as caught:
+            err = errors.engine_error(caught)  # the engine's refusal, or the database's outage
+            if err is None:  # a bug: say so instead of leaving "This interaction failed"
+                log.exception("click %s failed", click)
+                await errors.reply(interaction, "error.generic")
+            else:
+                await self._refused(interaction, click, err)
+
+    async def _refused(self, interaction: discord.Interaction, click: Click, err: EngineError) -> None:
+        """Say privately why the click was refused, or may not have been kept; the surface it came
+        from is redrawn first where it is behind (over: a panel the end could not reach)."""
+        over = isinstance(err, MatchOver) and where(interaction) != BOARD
+        if isinstance(err, DatabaseUnsure):  # it may land yet: the surfaces show what was kept later
+            self.surfaces.recheck(click.match_id)
+        elif isinstance(err, StaleAction | WrongPlace) or over:
+            await self._repair(interaction, click)
+        await errors.reply_engine(interaction, err)
 
     async def _repair(self, interaction: discord.Interaction, click: Click) -> None:
         """Answer a refused click by redrawing the surface it came from as it is now (a board behind

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import errors
 from bot.client import GameBot
 from bot.games import UIS
 from bot.i18n import english, seat_name, translator
@@ -23,6 +25,8 @@ from engine.errors import EngineError, MatchNotFound, NotInMatch
 from engine.fair import export, seed_hash
 from engine.meta import MatchMeta
 from engine.store import MatchRow
+
+log = logging.getLogger(__name__)
 
 
 def desc(key: str) -> app_commands.locale_str:
@@ -173,16 +177,17 @@ class Common(commands.GroupCog, group_name="game", group_description=desc("cmd.g
     async def board(self, interaction: discord.Interaction) -> None:
         if (mid := await self._live(interaction)) is None:
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
         key = "done.reposted"
         try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
             await self.bot.surfaces.repost(mid)
-        except discord.HTTPException as err:
+        except discord.HTTPException as err:  # nothing was posted: the stored board stays the game's
+            log.warning("/game board: the board was not posted again: %s", err)
             what = verdict(err).what
             key = {FORBIDDEN: "error.missing_permissions", CHANNEL_GONE: "error.channel_gone"}.get(
-                what, "error.not_shown"
+                what, "error.board_not_reposted"
             )
-        await interaction.followup.send(translator(interaction.locale)(key), ephemeral=True)
+        await errors.reply(interaction, key)  # (never raises: a failed answer is not a failed command)
 
     @app_commands.command(name="threads", description=desc("cmd.game.threads"))
     @app_commands.describe(on=desc("opt.threads_on"))
@@ -218,8 +223,8 @@ class Common(commands.GroupCog, group_name="game", group_description=desc("cmd.g
             await interaction.response.send_message(text, ephemeral=True)
             return
         name = f"match-{m.id}.json"
-        log = export(m, state, await self.bot.store.actions(m.id))
-        data = io.BytesIO(json.dumps(log, sort_keys=True).encode())
+        exported = export(m, state, await self.bot.store.actions(m.id))
+        data = io.BytesIO(json.dumps(exported, sort_keys=True).encode())
         await interaction.response.send_message(
             tr("fair.finished", seed=m.seed, digest=digest, file=name),
             file=discord.File(data, filename=name),

@@ -12,9 +12,7 @@ from bot.cogs.common import desc
 from bot.i18n import Translator, english, translator
 from bot.locales.en import MESSAGES
 from engine import ratings
-from engine.errors import DatabaseBusy
 from engine.registry import GAMES
-from engine.store import StoreBusy
 
 LEADERBOARD_SIZE = 10
 
@@ -45,10 +43,7 @@ class Stats(commands.Cog):
             return
         tr = translator(interaction.locale)
         who = member or interaction.user
-        try:
-            standings = await self.bot.store.standings(interaction.guild_id, ratings.user_key(who.id))
-        except StoreBusy:
-            raise DatabaseBusy() from None
+        standings = await self.bot.store.standings(interaction.guild_id, ratings.user_key(who.id))
         name = discord.utils.escape_markdown(who.display_name)
         if not standings:
             await interaction.response.send_message(tr("stats.none", name=name), ephemeral=True)
@@ -69,10 +64,7 @@ class Stats(commands.Cog):
             await self.bot.reply_error(interaction, "error.bad_action")
             return
         tr = translator(interaction.locale)
-        try:
-            top = await self.bot.store.leaderboard(interaction.guild_id, game, LEADERBOARD_SIZE)
-        except StoreBusy:
-            raise DatabaseBusy() from None
+        top = await self.bot.store.leaderboard(interaction.guild_id, game, LEADERBOARD_SIZE)
         title = tr(f"game.{game}")
         if not top:
             await interaction.response.send_message(tr("leaderboard.none", game=title), ephemeral=True)

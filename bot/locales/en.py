@@ -22,6 +22,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "races of speed such as Ubongo).",
     "error.channel_busy": "A game is already running in this channel. Finish it, or start yours in a thread.",
     "error.not_shown": "Your move is saved, but Discord would not let me update the board just now. It catches up by itself; `/game board` shows it again at once.",
+    "error.board_not_reposted": "Discord would not let me post the board again just now. Nothing changed: the board above still works; try `/game board` again in a moment.",
     "error.missing_permissions": "I can't post the board here: please give me the View Channel, Send Messages, "
     "Attach Files and Read Message History permissions in this channel (and Send Messages in Threads for threads).",
     "error.channel_gone": "This channel no longer exists, so its game has been closed.",

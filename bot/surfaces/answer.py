@@ -99,12 +99,21 @@ class Answers:
             rec = self.reconciler(m.id, came_from, seat)
             board = messages.private(m, state, seat, translator(interaction.locale), display)
         await self._recall(interaction, m, rec, came_from, seat)
-        if repair and await self._in_line(interaction, m, rec, came_from, seat, board):
+        # an older board left in the channel (/game board could not remove it) still plays, but what
+        # it shows is not what the game's board shows: that one follows through its reconciler
+        stray = came_from == BOARD and not await self._the_board(interaction, m)
+        if repair and not stray and await self._in_line(interaction, m, rec, came_from, seat, board):
             return False  # it shows the truth already, or a click's answer is bringing it
         if seat is not None and came_from != BOARD:
             rec.choose(m.seats[seat].version, display)
         with rec.answering():
-            return await self._answer(interaction, m, rec, came_from, board, seat)
+            return await self._answer(interaction, m, rec, came_from, board, seat, tracked=not stray)
+
+    async def _the_board(self, interaction: discord.Interaction, m: MatchRow) -> bool:
+        """Whether a board click came from the message stored as the match's board."""
+        row = await self.ctx.addresses.board(m)
+        clicked = interaction.message.id if interaction.message is not None else None
+        return row is None or row.message_id is None or row.message_id == clicked
 
     async def _recall(
         self, interaction: discord.Interaction, m: MatchRow, rec: Reconciler, came_from: str, seat: int | None
@@ -143,13 +152,17 @@ class Answers:
         came_from: str,
         board: Board,
         seat: int | None,
+        *,
+        tracked: bool = True,
     ) -> bool:
+        """``tracked`` False: the clicked message is not the surface ``rec`` knows, which is left as it is."""
         key = image_id(board)
-        same_image = rec.shows_image(key)
+        same_image = tracked and rec.shows_image(key)
         whole = isinstance(board.view, discord.ui.LayoutView) or board.draw is None
         # recorded before it is sent: a reconciler step starting meanwhile must not draw it again
         token = (interaction.token, interaction.message.id) if interaction.message is not None else None
-        rec.answered(shown(m.version, board), token)
+        if tracked:
+            rec.answered(shown(m.version, board), token)
         # acknowledged already (a deferred update: bot.punctual, a thread's start): edit the message
         edit = (
             interaction.edit_original_response

@@ -25,7 +25,16 @@ from engine.store.columns import _mutable_values
 from engine.store.conn import BUSY_SECONDS, CALL_SECONDS, Body, Listener
 from engine.store.errors import StoreBusy, StoreError, StoreUnsure, WriteConflict
 from engine.store.migrations import MIGRATIONS, SCHEMA_VERSION
-from engine.store.postgres_conn import PgConn, _answer, _Attempt, _Conn, _keep_session, _lost, redact
+from engine.store.postgres_conn import (
+    PgConn,
+    _answer,
+    _Attempt,
+    _Conn,
+    _keep_session,
+    _lost,
+    _unsent,
+    redact,
+)
 from engine.store.rows import LoggedAction, MatchRow
 
 log = logging.getLogger(__name__)
@@ -318,10 +327,12 @@ class PostgresStore(Store):
         A connection the server closed (restart, failover, idle timeout, fast shutdown) or one that
         cannot be had yet is retried on a fresh one, with a short backoff, as long as nothing can have
         been written: before the COMMIT was sent the server rolls the transaction back when the
-        connection goes. A server that stops answering (frozen, cut off) ends the call at the deadline:
-        StoreBusy if the COMMIT was not sent yet (the connection is dropped, so what was sent is rolled
-        back), StoreUnsure if it was (it may still land: the caller reads the truth again). A lone
-        writing statement (``writes``) is its own commit."""
+        connection goes, and a statement asyncpg refused unsent (on a pooled connection the server
+        ended while it sat idle) wrote nothing, whatever it was. A server that stops answering
+        (frozen, cut off) ends the call at the deadline: StoreBusy if the COMMIT was not sent yet (the
+        connection is dropped, so what was sent is rolled back), StoreUnsure if it was (it may still
+        land: the caller reads the truth again). A lone writing statement (``writes``) is its own
+        commit."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + CALL_SECONDS if deadline is None else deadline
         delay = 0.05
@@ -341,7 +352,7 @@ class PostgresStore(Store):
                 await self._drop(attempt.conn)
                 if isinstance(err, asyncio.CancelledError):
                     raise
-                if attempt.committing:
+                if attempt.committing and not _unsent(err):
                     raise StoreUnsure(f"{type(err).__name__} during COMMIT: {err}") from err
                 if isinstance(err, TimeoutError) or loop.time() + delay >= deadline:
                     raise StoreBusy(f"{type(err).__name__}: {err}") from err

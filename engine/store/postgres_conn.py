@@ -42,11 +42,20 @@ _LOST = (
 def _lost(err: BaseException, conn: PgConn | None) -> bool:
     """Whether ``err`` means the connection (or the server) went away, or the call ran out of time,
     rather than an answer of the server to what was asked."""
-    if isinstance(err, (TimeoutError, asyncio.CancelledError, *_LOST)):
+    # InternalClientError: asyncpg's protocol is out of step, as on a connection whose end the server
+    # announced while it sat idle in the pool (the next statement finds it "in progress"): not usable.
+    if isinstance(err, (TimeoutError, asyncio.CancelledError, pg.InternalClientError, *_LOST)):
         return True
     if isinstance(err, OSError | asyncpg.InterfaceError):  # reset, refused; "another operation is in
-        return conn is None or _closed(conn) or "in progress" in str(err)  # progress" as it closes
+        return conn is None or _closed(conn) or _unsent(err)  # progress" as it closes
     return False
+
+
+def _unsent(err: BaseException) -> bool:
+    """asyncpg refused the statement before sending any of it: the connection was still busy with
+    something else (the server's goodbye, unread). Nothing of it can have been written, a COMMIT
+    or a lone writing statement included, so it may be sent again on a fresh connection."""
+    return isinstance(err, asyncpg.InterfaceError | pg.InternalClientError) and "in progress" in str(err)
 
 
 def _closed(conn: PgConn) -> bool:

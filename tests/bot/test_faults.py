@@ -8,6 +8,7 @@ import random
 import discord
 import pytest
 
+from bot.i18n import translator
 from tests.bot.helpers import (
     board,
     board_message_id,
@@ -19,6 +20,7 @@ from tests.bot.helpers import (
 )
 from tests.replayed import replayed
 
+TR = translator("en")
 # SimCord records every injected HTTP error a bot call raised, even those the bot handled; the
 # autouse `logged_errors` fixture still fails a test on any exception the bot did not handle.
 pytestmark = pytest.mark.simcord(check_errors=False)
@@ -69,6 +71,37 @@ async def test_click_answer_failing_falls_back_to_editing_the_message(simcord_en
     mid = await open_and_start(env, channel, players)
     env.inject_error("POST", "/interactions/*/callback", status=500, times=1)
     await play_one(env, channel, players, mid, random.Random(1))
+    await assert_in_line(env, channel, mid)
+
+
+@pytest.mark.parametrize("route", ["callback", "channel_post", "followup", "delete"])
+async def test_a_discord_500_during_game_board_is_answered_and_the_board_in_use_stays_known(
+    simcord_env, route
+):
+    """Issue 34, item 6: /game board while one of its calls fails with a 500 (its deferral, the new
+    board's post, its answer, the old board's removal) is answered privately, never left to the
+    commands' error handler; the board the database names is one the channel shows, and it plays."""
+    env = simcord_env
+    _, channel, players = setup_table(env, 2)
+    mid = await open_and_start(env, channel, players)
+    old = board(channel)
+    env.inject_error(*{"delete": ("DELETE", "/channels/*/messages/*"), **ROUTES}[route], status=500, times=1)
+    r = await players[0].slash(channel, "game board")
+    posted = route in ("followup", "delete")  # only the answer failed (sent again), or the removal
+    assert r.ephemeral and r.response.content == TR("done.reposted" if posted else "error.board_not_reposted")
+    assert env.errors == [], "nothing reached the commands' error handler"
+    assert (board(channel).id != old.id) == posted
+    assert await board_message_id(env, mid) == board(channel).id
+    await assert_in_line(env, channel, mid)
+    if route == "delete":  # the old board, left in the channel, still plays: a move clicked on it
+        m, state = await env.bot.matches.get(mid)
+        actor = next(p for p in players if p.id == m.seats[state.current].user_id)
+        shown = next(msg for msg in public_messages(channel) if msg.id == old.id)
+        r = await actor.click(shown, custom_id=random.Random(7).choice(custom_ids(shown, "g:")))
+        assert r.acknowledged and not r.ephemeral, r.response and r.response.content
+        assert (await env.bot.matches.get(mid))[0].version > m.version
+        await assert_in_line(env, channel, mid)  # and the game's own board follows it
+    assert (await play_one(env, channel, players, mid, random.Random(6))).acknowledged
     await assert_in_line(env, channel, mid)
 
 

@@ -8,16 +8,18 @@ and one log row per accepted move."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import time
 
+import asyncpg
 import pytest
 
 from engine.compute import run_inline
 from engine.errors import DatabaseBusy, DatabaseUnsure
 from engine.match import Matches
 from engine.registry import rules_for
-from engine.store import CALL_SECONDS
+from engine.store import CALL_SECONDS, StoreBusy
 from engine.store.postgres import PostgresStore
 from harness import pgserver
 from tests.engine.conftest import Clock, start_match
@@ -176,3 +178,78 @@ async def test_a_read_from_a_frozen_server_is_busy_in_time(engine, server):
     finally:
         server.thaw()
     assert (await matches.get(mid))[0].status == "active"
+
+
+# The server ends its idle sessions (an administrator, idle_session_timeout, a pooler): each pooled
+# connection is told so while nobody uses it, and asyncpg only notices at its next statement.
+END_IDLE = (
+    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+    "WHERE pid <> pg_backend_pid() AND backend_type = 'client backend' AND state = 'idle'"
+)
+
+
+async def test_idle_connections_the_server_ended_cost_no_click(engine, server):
+    """Issue 34, item 1: idle pooled connections ended by the server, then a move at once. asyncpg
+    refused the next statement on such a connection ("another operation is in progress", before
+    sending it), which answered "Something went wrong". Every move lands or is busy, 10 times over."""
+    matches, rng = engine, random.Random(8)
+    mid, before = await game_in_play(matches, 60)
+    admin = await asyncpg.connect(server.url)
+    accepted = 0
+    try:
+        for _ in range(10):
+            await admin.fetchval(END_IDLE)
+            outcome, took = await click(matches, mid, rng)  # (anything but DatabaseBusy is raised)
+            assert not isinstance(outcome, DatabaseUnsure), outcome
+            assert took < IN_TIME
+            accepted += not isinstance(outcome, Exception)
+    finally:
+        await admin.close()
+    await intact(matches, mid, accepted, before)
+
+
+async def test_idle_connections_the_server_ended_cost_no_read_or_write(engine, server):
+    """The same for the store's other calls, each straight after the server ended the idle sessions:
+    a write in a transaction (/game threads), then a read (the start command's thread setting)."""
+    store = engine.store
+    admin = await asyncpg.connect(server.url)
+    try:
+        for i in range(10):
+            await admin.fetchval(END_IDLE)
+            with contextlib.suppress(StoreBusy):
+                await store.set_guild_setting(1, "threads", str(i))
+            await admin.fetchval(END_IDLE)
+            with contextlib.suppress(StoreBusy):
+                assert await store.guild_setting(1, "threads") == str(i)
+    finally:
+        await admin.close()
+
+
+async def test_the_first_click_during_a_fast_shutdown_is_busy_not_a_bug(engine, server):
+    """Issue 34, item 1: clicks one after another while the server stops fast (its sessions told to
+    end, as above, then connections refused): the first one it meets is answered "the database did
+    not answer", never "Something went wrong"; and play goes on once it is back."""
+    matches, rng = engine, random.Random(9)
+    mid, before = await game_in_play(matches, 70)
+    loop = asyncio.get_running_loop()
+    landed = unsure = 0
+    for _ in range(3):
+        stopping = loop.run_in_executor(None, server.stop, "fast")
+        try:
+            while True:  # until a click meets the shutdown
+                outcome, took = await click(matches, mid, rng)  # (anything but DatabaseBusy is raised)
+                assert took < IN_TIME
+                if isinstance(outcome, Exception):
+                    break
+                landed += 1
+                await asyncio.sleep(0.002)
+        finally:
+            await stopping
+            server.start()
+        unsure += isinstance(outcome, DatabaseUnsure)
+        outcome, _ = await click(matches, mid, rng)
+        assert not isinstance(outcome, Exception), outcome
+        landed += 1
+    kept = await moves_so_far(matches, mid) - before
+    assert landed <= kept <= landed + unsure
+    await intact(matches, mid, kept, before)
