@@ -55,7 +55,7 @@ class MatchClock:
         self.owns = owns  # this process's guilds (its Discord shards): only their timers run here
         self.watch_seconds = watch_seconds
         self.closing = False
-        self._timers: dict[int, asyncio.TimerHandle | asyncio.Task[None]] = {}
+        self._timers: dict[int, asyncio.Handle | asyncio.Task[None]] = {}
         self._deadlines: dict[int, float] = {}  # the wall clock due time each handle waits for
         self._watch: asyncio.TimerHandle | None = None  # the clock watch, while any handle waits
         self._watch_from = (0.0, 0.0)  # (wall, loop) clocks when the watch last looked
@@ -100,7 +100,12 @@ class MatchClock:
         it wait again if the wall clock steps, and a wake that finds nothing due waits again."""
         loop = asyncio.get_running_loop()
         self._deadlines[match_id] = deadline
-        self._timers[match_id] = loop.call_later(max(0.0, deadline - self.now()), self._due, match_id)
+        wait = deadline - self.now()
+        # due already (a computer's move): the next turn of the loop, no timer (a simulated loop such
+        # as SimCord's treats a timer due now as one to fire, and can spin on it while busy elsewhere)
+        self._timers[match_id] = (
+            loop.call_later(wait, self._due, match_id) if wait > 0 else loop.call_soon(self._due, match_id)
+        )
         if self._watch is None:
             self._start_watch(loop)
 
