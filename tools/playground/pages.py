@@ -129,7 +129,12 @@ class Revisions:
         if not isinstance(key, str):
             return body
         base = key.split("@")[0]  # (SimCord's own key)
-        control = self.shown.get(page.id, {}).get(seen, {}).get(key)
+        history = self.shown.get(page.id, {})
+        control = history.get(seen, {}).get(key)
+        if control is None:
+            # (under load a tab once sent a key its revision's record lacked, not understood yet:
+            # the newest revision that showed it names the control)
+            control = next((shown[key] for shown in reversed(history.values()) if key in shown), None)
         if control is None:
             return {**body, "control_key": base}  # not a revision this tab showed lately: SimCord judges
         if body["kind"] == "select":
