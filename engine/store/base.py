@@ -271,9 +271,9 @@ class Store(abc.ABC, SurfaceQueries):
         return [_row_to_match(r) for r in rows]
 
     async def forget_user(self, user_id: int, now: float) -> Forgotten:
-        """Delete what is kept about a user, in one transaction: their stats, ratings and records go;
-        in every match that is over their seats keep their moves but name nobody (no id, no name, no
-        DM), and the match no longer says they hosted or ended it. Refused while they sit in a live
+        """Delete what is kept about a user, in one transaction: their stats, ratings, records and own
+        settings go; in every match that is over their seats keep their moves but name nobody (no id,
+        no name, no DM), and the match no longer says they hosted or ended it. Refused while they sit in a live
         match (lobby or running): ``SeatedInLiveMatch``, nothing changed."""
         needle = f"%{user_id}%"
 
@@ -326,7 +326,8 @@ class Store(abc.ABC, SurfaceQueries):
                 changed += 1
             rated = await db.execute("DELETE FROM ratings WHERE player=?", str(user_id))
             recorded = await db.execute("DELETE FROM records WHERE user_id=?", user_id)
-            return Forgotten(changed, rated, recorded)
+            settings = await db.execute("DELETE FROM user_settings WHERE user_id=?", user_id)
+            return Forgotten(changed, rated, recorded, settings)
 
         return await self._write(forget)
 

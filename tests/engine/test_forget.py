@@ -82,3 +82,17 @@ async def test_a_users_live_matches_are_found_by_their_seats_alone(engine):
     assert [x.id for x, _ in await m.live_of(1000)] == [other.match.id]
     await m.resign(first, 100)  # two seats: over
     assert await m.live_of(100) == [] and [x.id for x, _ in await m.live_of(200)] == [lobby.match.id]
+
+
+async def test_a_users_own_settings_are_kept_changed_and_forgotten_with_them(engine):
+    store = engine.store
+    assert await store.user_setting(100, "notify") is None
+    await store.set_user_setting(100, "notify", "on")
+    await store.set_user_setting(200, "notify", "on")
+    await store.set_user_setting(100, "notify", "on")  # again: still one row
+    assert await store.user_setting(100, "notify") == "on"
+    gone = await engine.forget_user(100)
+    assert gone.settings == 1 and await store.user_setting(100, "notify") is None
+    assert await store.user_setting(200, "notify") == "on"
+    await store.set_user_setting(200, "notify", None)
+    assert await store.user_setting(200, "notify") is None
