@@ -10,6 +10,7 @@ from typing import Any
 from bot.i18n import Translator, seat_name
 from engine.registry import rules_for
 from engine.store import MatchRow
+from engine.timers import person_due
 
 LIMIT = 2000  # characters in one Discord message
 LINK = "https://discord.com/channels/{guild}/{channel}/{message}"
@@ -23,8 +24,8 @@ def jump_link(guild_id: int | None, channel_id: int, message_id: int | None) -> 
 
 def due(m: MatchRow) -> int | None:
     """When the time a person has runs out (a turn's or a lobby's limit; never a computer's think)."""
-    times = [t for k, t in m.timers.items() if not k.startswith("ai:")]
-    return int(min(times)) if times else None
+    when = person_due(m.timers)
+    return int(when) if when is not None else None
 
 
 def movers(m: MatchRow, state: Any) -> list[int]:
