@@ -106,8 +106,8 @@ class Lobby:
         opts = options.resolve(
             rules.options, raw_options, {"turn_seconds": w.turn_seconds}, real_time=rules.real_time
         )
-        if pace.daily(opts) and lobby_seconds == LOBBY_SECONDS:  # a daily game's players gather for days
-            lobby_seconds = pace.LOBBY_SECONDS
+        if pace.daily(opts):  # a daily game's players gather for days (a rematch offer's answer too)
+            lobby_seconds = max(lobby_seconds, pace.LOBBY_SECONDS)
         m = MatchRow(
             id=0,
             game=game,

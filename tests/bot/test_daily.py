@@ -142,3 +142,6 @@ async def test_a_second_daily_time_out_of_two_forfeits_the_game_to_the_other(sim
     assert m.status == "finished" and m.meta.strikes.count(1) == 2 and m.meta.resigned == [1]
     final = env.bot.matches.final(m, None)
     assert final is not None and final.winners == [0] and final.reason == "resignation"
+    offer = await env.bot.matches.rematch(mid, alice.id, "alice")  # a daily rematch offer waits days too
+    assert abs(offer.match.timers["lobby:"] - env.now().timestamp() - pace.LOBBY_SECONDS) < 5
+    assert offer.match.options["pace"] == "daily"
