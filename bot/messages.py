@@ -16,7 +16,7 @@ from bot.games import UIS
 from bot.games.base import Ctx
 from bot.games.common import MAX_ALT
 from bot.i18n import Translator, seat_name, translator
-from engine import lessons, result, timers
+from engine import lessons, pace, result, timers
 from engine.fair import seed_hash
 from engine.registry import computer_for, rules_for
 from engine.store import MatchRow
@@ -134,7 +134,7 @@ def rematch_lobby(m: MatchRow, tr: Translator) -> Board:
     content = tr(
         "rematch.text",
         title=tr(f"game.{m.game}"),
-        options=UIS[m.game].option_text(m.options, tr),
+        options=options_text(m, tr),
         seats=seats,
         when=f"<t:{int(expires)}:R>" if expires else "",
     )
@@ -145,11 +145,23 @@ def rematch_lobby(m: MatchRow, tr: Translator) -> Board:
     return Board(content, _view_of(items))
 
 
+def options_text(m: MatchRow, tr: Translator, players: int = 0) -> str:
+    """The game's options as its header shows them, and a daily game's pace (engine.pace): in the
+    lobby (``players`` 0) with its rules in full, on the board in short."""
+    text = UIS[m.game].option_text(m.options, tr, players)
+    if not pace.daily(m.options):
+        return text
+    hours = int(m.options.get("turn_hours") or 24)
+    if players:
+        return f"{text} · {tr('pace.short', n=hours)}"
+    timeout = tr("pace.timeout_forfeit" if pace.forfeits(m.options) else "pace.timeout_computer")
+    return f"{text}\n{tr('pace.daily', n=hours, timeout=timeout)}"
+
+
 def lobby(m: MatchRow, tr: Translator) -> Board:
     if m.meta.pending is not None:
         return rematch_lobby(m, tr)
     rules = rules_for(m.game)
-    ui = UIS[m.game]
     seats = "\n".join(
         f"{i + 1}. {discord.utils.escape_markdown(seat_name(s.name, s.ai, tr))}"
         + (f" ({tr('lobby.computer')}: {tr(f'level.{s.level}')})" if s.ai else "")
@@ -160,7 +172,7 @@ def lobby(m: MatchRow, tr: Translator) -> Board:
     content = tr(
         "lobby.text",
         title=tr(f"game.{m.game}"),
-        options=ui.option_text(m.options, tr),
+        options=options_text(m, tr),
         seats=seats,
         n=len(m.seats),
         min=rules.min_players,
@@ -232,9 +244,9 @@ def _status(ctx: Ctx) -> str:
         status = tr("match.resigned_win", name=" & ".join(ctx.shown_names[w] for w in outside.winners))
     if note := computer_note(ctx):
         status += f" · {note}"
-    due = [t for k, t in m.timers.items() if not k.startswith("ai:")]
-    if m.status == "active" and due:
-        status += " " + tr("match.due", when=f"<t:{int(min(due))}:R>")
+    due = timers.person_due(m.timers)
+    if m.status == "active" and due is not None:
+        status += " " + tr("match.due", when=f"<t:{int(due)}:R>")
     return status
 
 
@@ -304,7 +316,7 @@ def game(
     events = list(m.meta.events)
     lines = ui.event_lines(events, ctx)
     status = _status(ctx)
-    head = f"**{tr(f'game.{m.game}')}** · {ui.option_text(m.options, tr, len(m.seats))} · {fair_line(m, tr)}"
+    head = f"**{tr(f'game.{m.game}')}** · {options_text(m, tr, len(m.seats))} · {fair_line(m, tr)}"
     shut = set(closed)
     closed_lines = [tr("match.dm_closed", name=ctx.shown_names[i]) for i in range(len(m.seats)) if i in shut]
     content = "\n".join([head, *lines, *closed_lines, f"**{status}**"])
@@ -392,11 +404,11 @@ def mention_line(m: MatchRow, state: Any, tr: Translator) -> tuple[str, list[int
     if m.status != "active" or not seats:
         return None
     users = [m.seats[s].user_id for s in seats if m.seats[s].user_id is not None]
-    due = [t for k, t in m.timers.items() if not k.startswith("ai:")]
+    due = timers.person_due(m.timers)
     mentions, game = " ".join(f"<@{u}>" for u in users), tr(f"game.{m.game}")
     what = (UIS[m.game].turn_text(Ctx(m, state, tr)) if state is not None else None) or tr("match.turn")
-    if due:
-        text = tr("match.your_turn", mentions=mentions, what=what, game=game, when=f"<t:{int(min(due))}:R>")
+    if due is not None:
+        text = tr("match.your_turn", mentions=mentions, what=what, game=game, when=f"<t:{int(due)}:R>")
     else:
         text = tr("match.your_turn_untimed", mentions=mentions, what=what, game=game)
     return text, [u for u in users if u is not None]

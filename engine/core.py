@@ -131,6 +131,10 @@ class Rules(Protocol[S]):
     # then plays it for them (and says so) instead of asking for a click.
     auto_single: bool = False
 
+    # True for a game every seat plays at once against a clock (Ubongo): no turn notices by DM, and no
+    # daily pace (engine.options.PACE).
+    real_time: bool = False
+
     def setup(self, n_players: int, seed: int, options: dict[str, Any]) -> S: ...
 
     def to_move(self, s: S) -> frozenset[Seat]:

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from engine import compute, staleness, timers
-from engine.core import SYSTEM, Event
+from engine import compute, pace, staleness, timers
+from engine.core import SYSTEM, Event, Outcome
 from engine.registry import computer_for, rules_for
 from engine.signals import Update
 from engine.store import LIVE, MatchRow
@@ -74,6 +74,8 @@ class Firing:
             return await self.writer.cancel(m, None, Event("lobby_expired"), read)
         rules = rules_for(m.game)
         name, _, seat_text = key.partition(":")
+        if name == pace.REMIND:
+            return await self._remind(m, state, key, seat_text)
         timer = {t.key: t for t in rules.timers(state)}.get(key)
         new, events, logged, acted = state, [], [], None
         if name == "ai" and decided:
@@ -87,9 +89,13 @@ class Firing:
                 events.extend(staleness.gone_away(m, rules.to_move(state)))
         elif timer is not None and timer.seat is not None:  # a turn limit: the computer plays the turn
             acted = timer.seat
-            m.seats[acted].away = True
+            m.seats[acted].away = not pace.daily(m.options)  # (a daily player keeps their next turns)
             m.meta.timed_out = sorted({*m.meta.timed_out, acted})  # the result says so (engine.result)
             events = [Event("timeout", {"seat": acted})]
+            if pace.forfeits(m.options):
+                m.meta.strikes = [*m.meta.strikes, acted]
+                if m.meta.strikes.count(acted) >= pace.STRIKES:
+                    return await self._forfeit(m, state, acted, events, read)
             for action in decided:
                 new, more = rules.apply(new, acted, action)
                 events.extend(more)
@@ -97,3 +103,32 @@ class Firing:
         else:  # a timer the state no longer declares: drop it (re-planned in the commit)
             m.timers.pop(key, None)
         return await self.writer.commit_moves(m, state, new, events, logged, read, acted=acted, human=False)
+
+    async def _remind(self, m: MatchRow, state: Any, key: str, seat_text: str) -> Update:
+        """A daily turn's reminder (engine.pace): no move; the commit names the seat to remind
+        (``meta.reminded``, which the bot tells), and the reminder is not planned again."""
+        read = m.version
+        m.timers.pop(key, None)
+        seat = int(seat_text) if seat_text.isdigit() else -1
+        m.meta.reminded = [seat] if 0 <= seat < len(m.seats) and not m.seats[seat].ai else []
+        m.meta.new_turn = []
+        m.version += 1
+        await self.writer.commit(m, state, [], read)
+        return Update(m, state, [])
+
+    async def _forfeit(self, m: MatchRow, state: Any, seat: int, events: list[Event], read: int) -> Update:
+        """A daily player's second time-out with ``timeout: forfeit``: their seat is resigned, as
+        ``/game resign`` does it (with two seats the other wins; else the computer plays it on and
+        it never wins, engine.result)."""
+        w = self.writer
+        m.meta.resigned = sorted({*m.meta.resigned, seat})
+        resigned = Event("resigned", {"seat": seat})
+        events.append(resigned)
+        if len(m.seats) == 2:
+            m.status = "finished"
+            m.meta.result = Outcome([0, 0], [1 - seat], "resignation")
+            return await w.commit_moves(m, state, state, events, [], read, acted=None, human=False)
+        m.seats[seat].ai, m.seats[seat].level, m.seats[seat].away = True, None, False
+        if not any(not s.ai for s in m.seats):
+            return await w.cancel(m, state, resigned, read)
+        return await w.commit_moves(m, state, state, events, [], read, acted=None, human=False)

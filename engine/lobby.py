@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from engine import options, timers
+from engine import options, pace, timers
 from engine.core import Event
 from engine.errors import ChannelBusy, DatabaseBusy, DatabaseUnsure, LobbyError, NotInMatch, StaleAction
 from engine.meta import MatchMeta
@@ -103,7 +103,11 @@ class Lobby:
     ) -> Update:
         w = self.writer
         rules = rules_for(game)  # unknown game -> KeyError, a programming error
-        opts = options.resolve(rules.options, raw_options, {"turn_seconds": w.turn_seconds})
+        opts = options.resolve(
+            rules.options, raw_options, {"turn_seconds": w.turn_seconds}, real_time=rules.real_time
+        )
+        if pace.daily(opts):  # a daily game's players gather for days (a rematch offer's answer too)
+            lobby_seconds = max(lobby_seconds, pace.LOBBY_SECONDS)
         m = MatchRow(
             id=0,
             game=game,

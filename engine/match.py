@@ -239,6 +239,19 @@ class Matches(Writer):
             await self.commit_quietly(m, state, m.version)
             return Update(m, state)
 
+    async def live_of(self, user_id: int) -> list[tuple[MatchRow, Any]]:
+        """The live matches (lobbies and games) where ``user_id`` sits and has not resigned, with their
+        states, in every server and channel (``/game mine``); a match that cannot be read is left out."""
+        out = []
+        for mid in await self.read(self.store.live_ids_of(user_id)):
+            try:
+                m, state = await self.get(mid)
+            except MatchNotFound:  # gone, or set aside as it was read
+                continue
+            if m.status in LIVE and self.seat_of(m, user_id) is not None:
+                out.append((m, state))
+        return out
+
     async def forget_user(self, user_id: int) -> Forgotten:
         """Delete what is kept about a user (``Store.forget_user``): refused with StillPlaying while
         they sit in a live match. Cached matches that named them are read again when next wanted."""

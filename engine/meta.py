@@ -60,6 +60,8 @@ class MatchMeta:
     result: Outcome | None = None  # how it ended outside the rules (a resignation with two seats)
     resigned: list[int] = field(default_factory=list)  # seats whose member resigned (engine.result)
     timed_out: list[int] = field(default_factory=list)  # seats whose turn the computer played on time
+    reminded: list[int] = field(default_factory=list)  # seats reminded with the last commit (engine.pace)
+    strikes: list[int] = field(default_factory=list)  # a seat per daily time-out (engine.pace: forfeit)
     ended_by: int | None = None  # the user who ended, cancelled or declined it
     ended_by_name: str | None = None  # ... and their display name (a moderator may not be seated)
     pending: list[int] | None = None  # a rematch offer: the users yet to accept (None: not an offer)
@@ -79,6 +81,8 @@ class MatchMeta:
             new_turn=list(self.new_turn),
             resigned=list(self.resigned),
             timed_out=list(self.timed_out),
+            reminded=list(self.reminded),
+            strikes=list(self.strikes),
             pending=None if self.pending is None else list(self.pending),
             extra=copy.deepcopy(self.extra),
         )
@@ -109,6 +113,10 @@ class MatchMeta:
             out["resigned"] = list(self.resigned)
         if self.timed_out:
             out["timed_out"] = list(self.timed_out)
+        if self.reminded:
+            out["reminded"] = list(self.reminded)
+        if self.strikes:
+            out["strikes"] = list(self.strikes)
         return out
 
     @classmethod
@@ -135,6 +143,8 @@ class MatchMeta:
             new_turn=[int(s) for s in known["new_turn"] or []],
             resigned=[int(s) for s in known["resigned"] or []],
             timed_out=[int(s) for s in known["timed_out"] or []],
+            reminded=[int(s) for s in known["reminded"] or []],
+            strikes=[int(s) for s in known["strikes"] or []],
             started_at=_number(known["started_at"]),
             finished_at=_number(known["finished_at"]),
             result=None
@@ -158,6 +168,8 @@ _KNOWN = (
     "new_turn",
     "resigned",
     "timed_out",
+    "reminded",
+    "strikes",
     "started_at",
     "finished_at",
     "result",

@@ -14,10 +14,17 @@ TURN_SECONDS = Integer("turn_seconds", default=120, low=10, high=86400)
 # play the match in its own thread (bot.surfaces.thread); unset: the server's setting decides
 THREAD = Flag("thread", default=False)
 PLATFORM: tuple[Option, ...] = (TURN_SECONDS, THREAD)
+# games that run for days (engine.pace), for every game but a real-time one (``Rules.real_time``):
+# ``live`` plays with ``turn_seconds``; ``daily`` with ``turn_hours``, and what a daily turn that runs
+# out does: the computer plays it (``computer``), or after two the player forfeits (``forfeit``)
+PACE = Choice("pace", ("live", "daily"))
+TURN_HOURS = Integer("turn_hours", default=24, low=1, high=168)
+TIMEOUT = Choice("timeout", ("computer", "forfeit"))
+DAILY: tuple[Option, ...] = (PACE, TURN_HOURS, TIMEOUT)
 
 
-def declared(game_options: Iterable[Option]) -> tuple[Option, ...]:
-    return (*game_options, *PLATFORM)
+def declared(game_options: Iterable[Option], real_time: bool = False) -> tuple[Option, ...]:
+    return (*game_options, *PLATFORM, *(() if real_time else DAILY))
 
 
 def default_of(option: Option) -> Any:
@@ -40,11 +47,15 @@ def check(option: Option, value: Any) -> Any:
 
 
 def resolve(
-    game_options: Iterable[Option], raw: Mapping[str, Any], defaults: Mapping[str, Any] | None = None
+    game_options: Iterable[Option],
+    raw: Mapping[str, Any],
+    defaults: Mapping[str, Any] | None = None,
+    *,
+    real_time: bool = False,
 ) -> dict[str, Any]:
     """Every declared option with a checked value (``raw``, else ``defaults``, else its own default).
     Unknown names are refused: a typo must not silently fall back to a default."""
-    options = declared(game_options)
+    options = declared(game_options, real_time)
     known = {o.name for o in options}
     for name in raw:
         if name not in known:

@@ -17,6 +17,13 @@ AWAY_SECONDS = 20  # an away player's turn: long enough to click and take over, 
 LOBBY_KEY = "lobby:"
 
 
+def person_due(timers: dict[str, float]) -> float | None:
+    """When a person's time runs out (a turn's or a lobby's limit): never a computer's think time,
+    nor a daily turn's reminder (engine.pace), which only says it is coming."""
+    due = [t for k, t in timers.items() if not k.startswith(("ai:", "remind:"))]
+    return min(due) if due else None
+
+
 def ai_key(seat: Seat) -> str:
     return f"ai:{seat}"
 

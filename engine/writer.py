@@ -17,7 +17,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-from engine import ratings, records, result, staleness, timers
+from engine import pace, ratings, records, result, staleness, timers
 from engine.clock import MatchClock
 from engine.core import Event, Outcome
 from engine.errors import DatabaseBusy, DatabaseUnsure, MatchNotFound, StaleAction
@@ -195,23 +195,30 @@ class Writer:
                     self._locks.pop(mid, None)
 
     def _plan_timers(self, m: MatchRow, state: Any, acted: int | None) -> dict[str, float]:
+        daily = pace.daily(m.options)
         if m.status == "lobby":
-            return {timers.LOBBY_KEY: m.timers.get(timers.LOBBY_KEY, self.now() + LOBBY_SECONDS)}
+            lobby = pace.LOBBY_SECONDS if daily else LOBBY_SECONDS
+            return {timers.LOBBY_KEY: m.timers.get(timers.LOBBY_KEY, self.now() + lobby)}
         if m.status != "active":
             return {}
         rules, computer = rules_for(m.game), computer_for(m.game)
-        return timers.plan(
-            rules.timers(state),
+        limit = pace.turn_seconds(m.options, self.turn_seconds)
+        declared = rules.timers(state)
+        planned = timers.plan(
+            declared,
             m.timers,
             self.now(),
             acted=acted,
-            turn_seconds=int(m.options.get("turn_seconds") or self.turn_seconds),
+            turn_seconds=limit,
             is_ai=lambda seat: m.seats[seat].ai,
-            is_away=lambda seat: m.seats[seat].away,
+            is_away=lambda seat: m.seats[seat].away and not daily,  # (a daily turn has all its time)
             think_seconds=lambda seat: computer.think_seconds(state, seat, self.level_of(m, seat)),
             to_move=rules.to_move(state),
             changed=lambda seat: m.seats[seat].version == m.version,
         )
+        if daily:
+            planned.update(pace.reminders(declared, planned, m.timers, limit, self.now()))
+        return planned
 
     async def commit_moves(
         self,
@@ -242,7 +249,7 @@ class Writer:
         story = [] if human else list(m.meta.events)
         story.extend(events)
         newly = staleness.turn_starts(rules, before, state)
-        m.meta.events, m.meta.new_turn = story[-MAX_EVENTS:], newly
+        m.meta.events, m.meta.new_turn, m.meta.reminded = story[-MAX_EVENTS:], newly, []
         for seat in newly:
             if 0 <= seat < len(m.seats) and not m.seats[seat].ai:
                 m.seats[seat].idle = True
@@ -284,7 +291,7 @@ class Writer:
         m.status = "cancelled"
         if ended_by is not None:
             m.meta.ended_by, m.meta.ended_by_name = ended_by
-        m.meta.events, m.meta.new_turn = [event], []
+        m.meta.events, m.meta.new_turn, m.meta.reminded = [event], [], []
         m.version += 1
         m.public_version = m.version
         await self.commit(m, state, [], read)

@@ -28,10 +28,11 @@ def test_catalogue_has_every_key_the_game_needs(game):
     keys += [f"level.{level}" for level in computer.levels]
     if ui.private is not None:
         keys.append(f"button.hand.{game}")
-    for option in options.declared(rules.options):
+    for option in options.declared(rules.options, rules.real_time):
         assert f"opt.{game}.{option.name}" in MESSAGES or f"opt.{option.name}" in MESSAGES, option.name
-        if isinstance(option, Choice):
-            keys += [f"{game}.{option.name}.{choice}" for choice in option.choices]
+        if isinstance(option, Choice):  # (a platform option's choices are named by the platform)
+            where = game if option in rules.options else "opt"
+            keys += [f"{where}.{option.name}.{choice}" for choice in option.choices]
     missing = [k for k in keys if k not in MESSAGES]
     assert not missing, f"{game}: catalogue lacks {missing}"
 

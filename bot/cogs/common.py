@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import errors
+from bot import errors, mine
 from bot.client import GameBot
 from bot.games import UIS
 from bot.i18n import english, seat_name, translator
@@ -19,12 +19,12 @@ from bot.messages import Board
 from bot.names import clean_name
 from bot.render_pool import rendered
 from bot.replay import rules_pictures
-from bot.surfaces import thread
+from bot.surfaces import notice, thread
 from bot.surfaces.send import CHANNEL_GONE, FORBIDDEN, verdict
-from engine.errors import EngineError, MatchNotFound, NotInMatch
+from engine.errors import DatabaseBusy, EngineError, MatchNotFound, NotInMatch
 from engine.fair import export, seed_hash
 from engine.meta import MatchMeta
-from engine.store import MatchRow
+from engine.store import MatchRow, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -188,6 +188,41 @@ class Common(commands.GroupCog, group_name="game", group_description=desc("cmd.g
                 what, "error.board_not_reposted"
             )
         await errors.reply(interaction, key)  # (never raises: a failed answer is not a failed command)
+
+    @app_commands.command(name="mine", description=desc("cmd.game.mine"))
+    async def mine(self, interaction: discord.Interaction) -> None:
+        """Your live games in every server and channel, with whose turn and a link to each board."""
+        tr = translator(interaction.locale)
+        user = interaction.user.id
+        try:
+            games = await self.bot.matches.live_of(user)
+        except EngineError as err:
+            await self.bot.reply_engine_error(interaction, err)
+            return
+        seated = [
+            (m, state, seat) for m, state in games if (seat := self.bot.matches.seat_of(m, user)) is not None
+        ]
+        lines = []
+        for m, state, seat in sorted(seated, key=lambda g: mine.order(*g)):
+            row = await self.bot.surfaces.board_row(m)
+            at = (row.channel_id or m.channel_id, row.message_id) if row is not None else (m.channel_id, None)
+            lines.append(mine.line(m, state, seat, mine.jump_link(m.guild_id, *at), tr))
+        await interaction.response.send_message(mine.listing(lines, tr), ephemeral=True)
+
+    @app_commands.command(name="notify", description=desc("cmd.game.notify"))
+    @app_commands.describe(state=desc("opt.notify_state"))
+    @app_commands.choices(state=[app_commands.Choice(name=v, value=v) for v in ("on", "off")])
+    async def notify(self, interaction: discord.Interaction, state: str) -> None:
+        """Your own setting, in every server: a DM when your turn comes (nothing else is ever sent
+        unasked); kept until you turn it off or ``/privacy forget-me``."""
+        on = state == "on"
+        try:
+            await self.bot.store.set_user_setting(interaction.user.id, notice.SETTING, "on" if on else None)
+        except StoreError:
+            await self.bot.reply_engine_error(interaction, DatabaseBusy())
+            return
+        key = "done.notify_on" if on else "done.notify_off"
+        await interaction.response.send_message(translator(interaction.locale)(key), ephemeral=True)
 
     @app_commands.command(name="threads", description=desc("cmd.game.threads"))
     @app_commands.describe(on=desc("opt.threads_on"))

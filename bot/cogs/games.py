@@ -34,8 +34,18 @@ def option_description(game: str, option: Option) -> app_commands.locale_str:
     return desc(key if key in MESSAGES else f"opt.{option.name}")
 
 
+def choice_key(game: str, option: Choice, choice: str) -> str:
+    """The catalogue key of a choice's name: the game's own options', or the platform's (``pace``)."""
+    return (
+        f"{game}.{option.name}.{choice}"
+        if option in rules_for(game).options
+        else f"opt.{option.name}.{choice}"
+    )
+
+
 def start_command(bot: GameBot, game: str) -> app_commands.Command[Any, Any, Any]:
-    declared = options.declared(rules_for(game).options)
+    rules = rules_for(game)
+    declared = options.declared(rules.options, rules.real_time)
 
     async def start(interaction: discord.Interaction, **chosen: Any) -> None:
         await open_lobby(bot, interaction, game, {k: v for k, v in chosen.items() if v is not None})
@@ -56,7 +66,7 @@ def start_command(bot: GameBot, game: str) -> app_commands.Command[Any, Any, Any
         __discord_app_commands_param_rename__=dict(UIS[game].option_names),
         __discord_app_commands_param_description__={o.name: option_description(game, o) for o in declared},
         __discord_app_commands_param_choices__={
-            o.name: [app_commands.Choice(name=english(f"{game}.{o.name}.{c}"), value=c) for c in o.choices]
+            o.name: [app_commands.Choice(name=english(choice_key(game, o, c)), value=c) for c in o.choices]
             for o in declared
             if isinstance(o, Choice)
         },

@@ -29,6 +29,7 @@ from bot.surfaces.held import HeldNotice
 from bot.surfaces.kind import Context, SurfaceKind
 from bot.surfaces.languages import Languages
 from bot.surfaces.names import BOARD, HELD, PANEL
+from bot.surfaces.notice import NoticeSurface
 from bot.surfaces.panel import PanelSurface
 from bot.surfaces.ping import PingSurface
 from bot.surfaces.quiet import Quiet
@@ -49,6 +50,7 @@ KINDS: tuple[type[SurfaceKind], ...] = (
     DmSurface,
     PanelSurface,
     PingSurface,
+    NoticeSurface,
     RecapSurface,
     LineSurface,
     HeldNotice,

@@ -12,3 +12,4 @@ LINE = (
     "line"  # the match's line in the channel it was opened in, when played in a thread (bot.surfaces.thread)
 )
 HELD = "held"  # the notice of a clock held up by a failing database (bot.surfaces.held)
+NOTICE = "notice"  # a seat's DM telling them their turn began, for players who asked (bot.surfaces.notice)

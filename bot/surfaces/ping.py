@@ -19,6 +19,7 @@ from bot.surfaces import names
 from bot.surfaces.kind import Rows, SurfaceKind
 from bot.surfaces.reconciler import Reconciler
 from engine.store import LIVE, MatchRow, SurfaceRow
+from engine.timers import person_due
 
 log = logging.getLogger(__name__)
 
@@ -28,8 +29,8 @@ FOLLOW_SECONDS = 5  # a turn limit that moved less (quick clicks) leaves the pin
 
 def _due(m: MatchRow) -> int | None:
     """The time a ping says (messages.mention_line): the earliest limit of a person."""
-    due = [t for k, t in m.timers.items() if not k.startswith("ai:")]
-    return int(min(due)) if due else None
+    due = person_due(m.timers)
+    return int(due) if due is not None else None
 
 
 def _said(seats: list[int], due: int | None) -> str:

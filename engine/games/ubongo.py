@@ -133,6 +133,7 @@ class UbongoRules(Rules[UbongoState]):
     name = NAME
     min_players = 1
     max_players = 4
+    real_time = True  # every seat solves at once: its puzzles go by DM already
     options = (
         Choice("side", ("A", "B", "mixed"), "A"),  # R13; "mixed" is V2
         Choice("b_seats", SEAT_SETS, "none"),  # V2: the seats that play side B when side is "mixed"

@@ -186,6 +186,21 @@ class Store(abc.ABC, SurfaceQueries):
         rows = await self._fetch(f"SELECT id FROM matches WHERE {_LIVE_SQL} ORDER BY id")
         return [r[0] for r in rows]
 
+    async def live_ids_of(self, user_id: int) -> list[int]:
+        """The live matches (lobbies and games) in which ``user_id`` has a seat, oldest first: one
+        query over the live rows only (the status index), the seats read to be sure."""
+        rows = await self._fetch(
+            f"SELECT id, seats FROM matches WHERE {_LIVE_SQL} AND seats LIKE ? ORDER BY id", f"%{user_id}%"
+        )
+        out = []
+        for mid, seats in rows:
+            try:
+                if any(s.get("user_id") == user_id for s in json.loads(seats)):
+                    out.append(mid)
+            except (ValueError, TypeError, AttributeError):
+                continue  # a row that cannot be read is set aside when it is next read
+        return out
+
     async def live_entries(self) -> list[LiveEntry]:
         """Every live match's id, place and timers in one query, states left undecoded: start-up
         with thousands of live matches costs one read, not thousands of decodes."""
@@ -256,9 +271,9 @@ class Store(abc.ABC, SurfaceQueries):
         return [_row_to_match(r) for r in rows]
 
     async def forget_user(self, user_id: int, now: float) -> Forgotten:
-        """Delete what is kept about a user, in one transaction: their stats, ratings and records go;
-        in every match that is over their seats keep their moves but name nobody (no id, no name, no
-        DM), and the match no longer says they hosted or ended it. Refused while they sit in a live
+        """Delete what is kept about a user, in one transaction: their stats, ratings, records and own
+        settings go; in every match that is over their seats keep their moves but name nobody (no id,
+        no name, no DM), and the match no longer says they hosted or ended it. Refused while they sit in a live
         match (lobby or running): ``SeatedInLiveMatch``, nothing changed."""
         needle = f"%{user_id}%"
 
@@ -311,7 +326,8 @@ class Store(abc.ABC, SurfaceQueries):
                 changed += 1
             rated = await db.execute("DELETE FROM ratings WHERE player=?", str(user_id))
             recorded = await db.execute("DELETE FROM records WHERE user_id=?", user_id)
-            return Forgotten(changed, rated, recorded)
+            settings = await db.execute("DELETE FROM user_settings WHERE user_id=?", user_id)
+            return Forgotten(changed, rated, recorded, settings)
 
         return await self._write(forget)
 

@@ -213,6 +213,18 @@ MIGRATIONS: list[Migration] = [
     ALTER TABLE surfaces ADD COLUMN shown TEXT;
     """
     ),
+    # 9: a user's own settings, kept by user id in every server (``notify``: a DM when their turn
+    # comes); deleted with the rest of their data by /privacy forget-me.
+    Migration(
+        """
+    CREATE TABLE user_settings (
+        user_id $int64 NOT NULL,
+        name    TEXT   NOT NULL,
+        value   TEXT   NOT NULL,
+        PRIMARY KEY (user_id, name)
+    );
+    """
+    ),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

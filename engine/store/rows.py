@@ -122,11 +122,13 @@ class Record:
 
 @dataclass(frozen=True)
 class Forgotten:
-    """What forgetting a user changed: matches that name them no more, rows of stats and records gone."""
+    """What forgetting a user changed: matches that name them no more, rows of stats, records and
+    settings gone."""
 
     matches: int
     ratings: int
     records: int
+    settings: int = 0  # their own settings (a DM when their turn comes)
 
 
 __all__ = ["LIVE", "Forgotten", "LiveEntry", "LoggedAction", "MatchRow", "Record", "SeatInfo", "SurfaceRow"]

@@ -1,4 +1,4 @@
-"""Surface addresses and server settings: small rows written without a match's lock."""
+"""Surface addresses, server settings and users' settings: small rows written without a match's lock."""
 
 from __future__ import annotations
 
@@ -69,6 +69,21 @@ class SurfaceQueries:
             "INSERT INTO guild_settings (guild_id, name, value) VALUES (?,?,?) "
             "ON CONFLICT (guild_id, name) DO UPDATE SET value=excluded.value",
             guild_id, name, value,
+        )  # fmt: skip
+
+    async def user_setting(self, user_id: int, name: str) -> str | None:
+        rows = await self._fetch("SELECT value FROM user_settings WHERE user_id=? AND name=?", user_id, name)
+        return rows[0][0] if rows else None
+
+    async def set_user_setting(self, user_id: int, name: str, value: str | None) -> None:
+        """Keep a user's setting; None: forget it (the default applies again)."""
+        if value is None:
+            await self._execute("DELETE FROM user_settings WHERE user_id=? AND name=?", user_id, name)
+            return
+        await self._execute(
+            "INSERT INTO user_settings (user_id, name, value) VALUES (?,?,?) "
+            "ON CONFLICT (user_id, name) DO UPDATE SET value=excluded.value",
+            user_id, name, value,
         )  # fmt: skip
 
     async def _execute(self, sql: str, *args: Any) -> int:

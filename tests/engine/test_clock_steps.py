@@ -102,3 +102,37 @@ async def test_the_watch_runs_only_while_a_timer_waits(stepped):
     await matches.end(mid, m.seats[0].user_id, moderator=True)
     await asyncio.sleep(WATCH * 1.5)
     assert matches.clock._watch is None and not matches.clock.armed(mid)
+
+
+async def test_a_daily_turns_reminder_survives_a_restart_and_fires_at_its_time_after_a_step(open_engine):
+    """A daily game (engine.pace): its reminder is a stored timer like any other, re-armed by a
+    restarted process and fired at its wall clock time when the clock steps forward to it."""
+    first, clock = await open_engine("daily.db", TURN)
+    wall = Wall(clock.t)
+    first.now = wall
+    daily = {"variant": "basic", "pace": "daily", "turn_hours": 1, "timeout": "forfeit"}
+    u = await first.open_lobby("ugah", 1, 10, 100, "alice", daily, seed=42)
+    assert u.match.timers["lobby:"] == pytest.approx(wall() + 7 * 86400, abs=0.05)
+    u = await first.lobby(u.match.id, u.match.version, 200, "bob", "join")
+    await first.lobby(u.match.id, u.match.version, 100, "alice", "start")
+    m, _ = await first.get(u.match.id)
+    seat = next(iter(sorted(m.timers)))  # ("remind:<seat>" sorts before "turn:<seat>")
+    assert seat.startswith("remind:")
+    turn = m.timers[seat.replace("remind", "turn")]
+    assert turn == pytest.approx(wall() + 3600, abs=0.05) and m.timers[seat] == pytest.approx(
+        turn - 900, abs=0.05
+    )
+    await first.close()
+    await first.store.close()
+    matches, _ = await open_engine("daily.db", TURN)
+    matches.now, matches.clock_watch_seconds = wall, WATCH
+    assert await matches.recover() == 1
+    wall.step(m.timers[seat] - wall() - 0.5)  # NTP: the reminder is half a second away now
+    for _ in range(300):
+        after, _ = await matches.get(m.id)
+        if after.meta.reminded:
+            break
+        await asyncio.sleep(0.01)
+    assert after.meta.reminded == [int(seat.split(":")[1])], "reminded at its time"
+    assert seat not in after.timers and after.timers[seat.replace("remind", "turn")] == turn
+    assert after.status == "active" and after.meta.strikes == [], "a reminder is no time-out"

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from engine.errors import StillPlaying
+from tests.engine.conftest import start_match
 from tests.engine.test_ratings import ALICE, BOB, CAROL, GUILD, play_out, start
 from tests.replayed import replayed
 
@@ -67,3 +68,31 @@ async def test_a_user_in_a_live_match_is_refused_and_nothing_changes(engine, sta
     assert refused.value.params == {"n": 1}
     assert (await matches.store.standings(GUILD, str(ALICE)))["ugah"].played == 1
     assert (await matches.get(finished))[0].seats[0].user_id == ALICE
+
+
+async def test_a_users_live_matches_are_found_by_their_seats_alone(engine):
+    """``live_of`` (/game mine): the lobbies and games a user sits in, on both databases; not one whose
+    id merely contains theirs, not one they resigned from, not one that is over."""
+    m = engine
+    first = await start_match(m, 10, seed=1)  # alice (100) and bob (200)
+    lobby = await m.open_lobby("ugah", 2, 11, 200, "bob", {"variant": "basic"}, seed=2)
+    other = await m.open_lobby("ugah", 1, 12, 1000, "zed", {"variant": "basic"}, seed=3)  # "100" in "1000"
+    assert await m.store.live_ids_of(100) == [first]
+    assert [x.id for x, _ in await m.live_of(200)] == [first, lobby.match.id]
+    assert [x.id for x, _ in await m.live_of(1000)] == [other.match.id]
+    await m.resign(first, 100)  # two seats: over
+    assert await m.live_of(100) == [] and [x.id for x, _ in await m.live_of(200)] == [lobby.match.id]
+
+
+async def test_a_users_own_settings_are_kept_changed_and_forgotten_with_them(engine):
+    store = engine.store
+    assert await store.user_setting(100, "notify") is None
+    await store.set_user_setting(100, "notify", "on")
+    await store.set_user_setting(200, "notify", "on")
+    await store.set_user_setting(100, "notify", "on")  # again: still one row
+    assert await store.user_setting(100, "notify") == "on"
+    gone = await engine.forget_user(100)
+    assert gone.settings == 1 and await store.user_setting(100, "notify") is None
+    assert await store.user_setting(200, "notify") == "on"
+    await store.set_user_setting(200, "notify", None)
+    assert await store.user_setting(200, "notify") is None

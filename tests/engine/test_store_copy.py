@@ -32,6 +32,8 @@ def _row() -> MatchRow:
         extra={"future": {"nested": [1]}},
         resigned=[1],
         timed_out=[0],
+        reminded=[1],
+        strikes=[0, 0],
     )
     seats = [SeatInfo(7, "alice", locale="de"), SeatInfo(None, "Computer", ai=True, level="hard")]
     return MatchRow(

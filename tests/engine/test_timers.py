@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from engine import pace
 from engine.core import Timer
-from engine.timers import AWAY_SECONDS, due, plan
+from engine.timers import AWAY_SECONDS, due, person_due, plan
 
 
 def planned(declared, running, now=100.0, acted=None, ai=(), away=(), to_move=(), changed=(), think=5.0):
@@ -48,3 +49,25 @@ def test_computers_think_instead_of_running_out_of_time_and_restart_on_a_new_rou
 def test_due_picks_the_earliest_ready_timer():
     assert due({"b:": 5, "a:": 7}, now=10) == "b:"
     assert due({"b:": 50}, now=10) is None
+
+
+def test_a_daily_turn_is_reminded_once_when_a_quarter_of_it_is_left():
+    turn, clock = Timer("turn", seat=1, per_move=True), Timer("round", seconds=30, action="stop")
+    limit = 24 * 3600
+    new = pace.reminders([turn, clock], {"turn:1": 100 + limit, "round:": 130}, {}, limit, 100)
+    assert new == {"remind:1": 100 + limit * 0.75}, "a person's turn limit only, not a rules clock"
+    going_on = {"turn:1": 100 + limit, "remind:1": 100 + limit * 0.75}
+    assert pace.reminders([turn], {"turn:1": 100 + limit}, going_on, limit, 200) == {
+        "remind:1": 100 + limit * 0.75
+    }
+    fired = {"turn:1": 100 + limit}  # the reminder fired: not planned again for the same limit
+    assert pace.reminders([turn], {"turn:1": 100 + limit}, fired, limit, 70_000) == {}
+    restarted = pace.reminders([turn], {"turn:1": 70_000 + limit}, fired, limit, 70_000)
+    assert restarted == {"remind:1": 70_000 + limit * 0.75}, "a new limit, a new reminder"
+    assert pace.turn_seconds({"pace": "daily", "turn_hours": 3, "turn_seconds": 60}, 120) == 3 * 3600
+    assert pace.turn_seconds({"pace": "live", "turn_hours": 3, "turn_seconds": 60}, 120) == 60
+
+
+def test_a_person_due_time_is_never_a_computers_nor_a_reminder():
+    assert person_due({"ai:1": 5, "remind:0": 7, "turn:0": 9}) == 9
+    assert person_due({"ai:1": 5}) is None
