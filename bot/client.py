@@ -24,6 +24,7 @@ from bot.settings import StoreOptions
 from bot.surfaces import DiscordSend, Surfaces, replay_viewer
 from engine import compute
 from engine.errors import DatabaseBusy, EngineError
+from engine.history import owned_seat
 from engine.match import CLOCK_WATCH_SECONDS, Matches
 from engine.options import TURN_SECONDS
 from engine.signals import Committed, SetAside, Signal, TimerHeld
@@ -193,7 +194,9 @@ class GameBot(commands.AutoShardedBot):
     async def show_hand(self, interaction: discord.Interaction, match_id: int) -> None:
         m, state = await self.matches.get(match_id)
         seat = self.matches.seat_of(m, interaction.user.id)
-        if seat is None:
+        if seat is None and owned_seat(m, interaction.user.id) is not None:  # they resigned
+            await self.reply_error(interaction, "error.left_game")
+        elif seat is None:
             await self.reply_error(interaction, "error.not_in_match")
         elif state is None:
             await self.reply_error(interaction, "error.hand_lobby")

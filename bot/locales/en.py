@@ -14,6 +14,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "error.illegal": "That move isn't allowed right now. Nothing was changed.",
     "error.not_your_turn": "It isn't your turn yet. Nothing was changed.",
     "error.not_in_match": "You aren't playing in this game.",
+    "error.left_game": "You left this game: the computer plays your seat now, so there is no hand to show.",
     "error.stale": "This board has moved on since you looked at it: use the current buttons.",
     "error.no_match": "There is no game running here.",
     "error.no_match_threads": "No game runs in this channel itself; the games started here run in their threads: {threads}. Use the command there.",

@@ -319,6 +319,20 @@ async def test_forget_me_after_resigning_says_to_wait_for_the_end_not_to_resign(
     assert m.seats[1].user_id is None and m.meta.resigned == [1], r.response.content
 
 
+async def test_hand_after_resigning_says_the_member_left_not_that_they_never_played(simcord_env):
+    """bob resigned a three-seat game the computer plays on: his /game hand says he left it (nothing
+    to show); someone who never sat there is told they aren't playing; nothing changes."""
+    env = simcord_env
+    channel, (_alice, bob, _carol), mid = await resigned_three(env, "ugah", done=False, turn_seconds=TURN)
+    stranger = channel.guild.add_member(env.create_user("dave"))
+    version = (await env.bot.matches.get(mid))[0].version
+    r = answered(await bob.slash(channel, "game hand"))
+    assert r.ephemeral and r.response.content == TR("error.left_game"), r.response.content
+    r = answered(await stranger.slash(channel, "game hand"))
+    assert r.ephemeral and r.response.content == TR("error.not_in_match"), r.response.content
+    assert (await env.bot.matches.get(mid))[0].version == version, "nothing changed"
+
+
 async def test_the_last_player_resigning_ends_the_game_and_it_says_so(simcord_env):
     env = simcord_env
     channel, (alice, _bob, carol), mid = await resigned_three(env, "ugah", done=False)
