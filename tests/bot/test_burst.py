@@ -13,7 +13,6 @@ import time
 
 import pytest
 import simcord
-from simcord.backend.models import Interaction
 
 from bot import render_pool
 from bot.client import create_bot
@@ -21,7 +20,7 @@ from bot.i18n import translator
 from bot.punctual import ACK_SECONDS
 from harness.sim import SIM_CLOCK_WATCH
 from tests.bot.concurrent import concurrent_clicks
-from tests.bot.helpers import board, button_id, custom_ids
+from tests.bot.helpers import board, button_id, custom_ids, stamp_answers
 from tests.conftest import create_database
 from tests.replayed import replayed
 
@@ -36,31 +35,6 @@ BURST_WATCH = 10 * SIM_CLOCK_WATCH
 
 def player_moves(log):
     return [a for a in log if a.source == "player"]
-
-
-class _Stamped(Interaction):
-    """An interaction record that notes (in real time) when the bot first answered it."""
-
-    answered_at: float | None = None
-
-    def __setattr__(self, name: str, value: object) -> None:
-        if name == "responded" and value and self.answered_at is None:
-            object.__setattr__(self, "answered_at", time.perf_counter())
-        object.__setattr__(self, name, value)
-
-
-def stamp_answers(env) -> list[_Stamped]:
-    """From now on every interaction record notes when it was answered; returns them, in order."""
-    made, make = [], env.backend.new_interaction
-
-    def new_interaction(*args, **kwargs):
-        record = make(*args, **kwargs)
-        record.__class__ = _Stamped
-        made.append(record)
-        return record
-
-    env.backend.new_interaction = new_interaction
-    return made
 
 
 @pytest.fixture(params=["sqlite", "postgres", "sqlite, drawing processes"])

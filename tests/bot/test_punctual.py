@@ -13,13 +13,12 @@ import threading
 import time
 
 import pytest
-from simcord.backend.models import Interaction
 
 from bot import messages
 from bot.i18n import translator
 from bot.punctual import CROWD
 from tests.bot.concurrent import concurrent_clicks
-from tests.bot.helpers import board, button_id, custom_ids
+from tests.bot.helpers import board, button_id, custom_ids, stamp_answers
 from tests.kit_ubongo import UbongoKit
 from tests.kit_uonga import UongaKit
 from tests.kits import Kit, UgahKit
@@ -91,17 +90,6 @@ async def test_a_panel_and_a_refusal_come_as_follow_ups(simcord_env):
     assert row is not None and row.message_id == r.followups[0].id, "the panel's address is the follow-up"
 
 
-class _Stamped(Interaction):
-    """An interaction record that notes (in real time) when the bot first answered it."""
-
-    answered_at: float | None = None
-
-    def __setattr__(self, name: str, value: object) -> None:
-        if name == "responded" and value and self.answered_at is None:
-            object.__setattr__(self, "answered_at", time.perf_counter())
-        object.__setattr__(self, name, value)
-
-
 @pytest.mark.parametrize("simcord_bot", [{"ack_seconds": 2.0}], indirect=True)
 @pytest.mark.simcord(settle_timeout=8)
 async def test_a_click_whose_commit_outlasts_discord_s_3_s_is_acknowledged_in_time(simcord_env, monkeypatch):
@@ -126,15 +114,7 @@ async def test_a_click_whose_commit_outlasts_discord_s_3_s_is_acknowledged_in_ti
         return await act(*args, **kwargs)
 
     monkeypatch.setattr(env.bot.matches, "act", slow_act)
-    made, make = [], env.backend.new_interaction
-
-    def new_interaction(*args, **kwargs):
-        record = make(*args, **kwargs)
-        record.__class__ = _Stamped
-        made.append(record)
-        return record
-
-    env.backend.new_interaction = new_interaction
+    made = stamp_answers(env)
     version = (await env.bot.matches.get(mid))[0].version
     click = await kit.next_click(env, channel, players, mid, random.Random(1))
     started = time.perf_counter()
