@@ -215,6 +215,20 @@ class Matches(Writer):
             event = Event("ended", {"by": user_id})
             return await self.cancel(m, state, event, m.version, ended_by=(user_id, name))
 
+    async def hurry(self, match_id: int) -> None:
+        """A tournament round's time is up: every member of this match still running counts as away,
+        so a turn not taken within AWAY_SECONDS is played by the computer (a click takes it back, as
+        after any time-out) and the match soon ends with a result that counts."""
+        async with self.writing(match_id) as (m, state):
+            if m.status != "active":
+                return
+            read, soon = m.version, self.now() + AWAY_SECONDS
+            for s in m.seats:
+                s.away = s.away or not s.ai
+            limits = {t.key for t in rules_for(m.game).timers(state) if t.seat is not None and t.action is None}
+            m.timers = {k: min(due, soon) if k in limits else due for k, due in m.timers.items()}
+            await self.commit(m, state, [], read)
+
     async def discard_lobby(self, match_id: int) -> None:
         """A lobby (or a game started with it at once) whose message could not be posted: close it so
         it never blocks its channel."""

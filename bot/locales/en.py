@@ -1,7 +1,7 @@
 """English messages (complete). Keys are stable; templates use str.format fields. Shared strings
 here, each game's in ``en_<game>.py``."""
 
-from bot.locales import en_commands, en_honga, en_table, en_ubongo, en_ugah, en_uonga
+from bot.locales import en_commands, en_honga, en_table, en_tournament, en_ubongo, en_ugah, en_uonga
 from render.honga import EN_LABELS as HONGA_LABELS
 from render.ubongo import EN_LABELS as UBONGO_LABELS
 from render.ugah import EN_LABELS as UGAH_LABELS
@@ -210,6 +210,7 @@ MESSAGES.update(en_ubongo.MESSAGES)
 MESSAGES.update(en_honga.MESSAGES)
 MESSAGES.update(en_commands.MESSAGES)
 MESSAGES.update(en_table.MESSAGES)  # recap, /replay, the rules picture, rematch once
+MESSAGES.update(en_tournament.MESSAGES)
 
 # every word drawn on the images: the renderers' labels, as render.<game>.<label> (fields unfilled)
 RENDER_LABELS: dict[str, dict[str, str]] = {

@@ -33,6 +33,7 @@ from engine.store.conn import Body, Conn, Listener, T
 from engine.store.errors import SeatedInLiveMatch, WriteConflict
 from engine.store.rows import Forgotten, LiveEntry, LoggedAction, MatchRow, Record, SeatInfo
 from engine.store.surfaces import SurfaceQueries
+from engine.store.tournaments import TournamentQueries
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +53,7 @@ def _forget_in(m: MatchRow, user_id: int) -> bool:
     return changed
 
 
-class Store(abc.ABC, SurfaceQueries):
+class Store(abc.ABC, SurfaceQueries, TournamentQueries):
     """The queries; subclasses provide ``_fetch`` (one query) and ``_write`` (one transaction, given
     as a function of its connection so a backend can run it where it is cheapest and retry it)."""
 
