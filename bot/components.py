@@ -26,7 +26,12 @@ import discord
 
 # The one decoding of a kind letter: which surface the control sits on, and what a click on it means.
 # Nothing else tests kind letters; ids in this format from any earlier version keep routing.
-PUBLIC_SURFACE, PRIVATE_SURFACE, REPLAY_SURFACE, TOURNAMENT_SURFACE = "public", "private", "replay", "tournament"
+PUBLIC_SURFACE, PRIVATE_SURFACE, REPLAY_SURFACE, TOURNAMENT_SURFACE = (
+    "public",
+    "private",
+    "replay",
+    "tournament",
+)
 LOBBY, ACT, CHOOSE, DISPLAY, DISPLAY_CHOICE, OPEN, STEP = (
     "lobby", "act", "choose", "display", "display_choice", "open", "step"
 )  # fmt: skip

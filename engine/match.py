@@ -225,7 +225,9 @@ class Matches(Writer):
             read, soon = m.version, self.now() + AWAY_SECONDS
             for s in m.seats:
                 s.away = s.away or not s.ai
-            limits = {t.key for t in rules_for(m.game).timers(state) if t.seat is not None and t.action is None}
+            limits = {
+                t.key for t in rules_for(m.game).timers(state) if t.seat is not None and t.action is None
+            }
             m.timers = {k: min(due, soon) if k in limits else due for k, due in m.timers.items()}
             await self.commit(m, state, [], read)
 

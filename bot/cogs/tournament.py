@@ -83,7 +83,9 @@ class TournamentCog(commands.GroupCog, group_name="tournament", group_descriptio
         title: app_commands.Range[str, 1, 60] | None = None,
     ) -> None:
         try:
-            await self._create(interaction, game, format, rounds, table_size, round_minutes, signup_minutes, title)
+            await self._create(
+                interaction, game, format, rounds, table_size, round_minutes, signup_minutes, title
+            )
         except EngineError as err:
             await self.bot.reply_engine_error(interaction, err)
 
@@ -118,7 +120,9 @@ class TournamentCog(commands.GroupCog, group_name="tournament", group_descriptio
         user = interaction.user
         now = self.runner.now()
         name = title or tr_guild(
-            "tournament.default_title", game=tr_guild(f"game.{game}"), format=tr_guild(f"tournament.format.{fmt}")
+            "tournament.default_title",
+            game=tr_guild(f"game.{game}"),
+            format=tr_guild(f"tournament.format.{fmt}"),
         )
         t = Tournament(
             id=0,
@@ -182,7 +186,13 @@ class TournamentCog(commands.GroupCog, group_name="tournament", group_descriptio
         await self._change(interaction, lambda t: flow.end(t, user), "tournament.done.ended")
 
     async def _change(
-        self, interaction: discord.Interaction, fn: Change, done: str, *, manager: bool = True, **params: object
+        self,
+        interaction: discord.Interaction,
+        fn: Change,
+        done: str,
+        *,
+        manager: bool = True,
+        **params: object,
     ) -> None:
         try:
             t = await self._here(interaction)
@@ -202,7 +212,6 @@ class TournamentCog(commands.GroupCog, group_name="tournament", group_descriptio
         assert interaction.guild_id is not None
         await self.bot.store.set_guild_setting(interaction.guild_id, SETTING, "anyone" if on else "managers")
         await self._reply(interaction, "tournament.done.anyone_on" if on else "tournament.done.anyone_off")
-
 
 
 async def setup(bot: GameBot) -> None:

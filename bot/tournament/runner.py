@@ -327,7 +327,11 @@ class Tournaments:
             if not self.manages(interaction, t):
                 raise TournamentError("tournament.managers_only")
             minimum = rules_for(t.game).min_players
-            act = (lambda x: flow.start(x, now, minimum)) if op == "start" else (lambda x: flow.cancel(x, user.id))
+            act = (
+                (lambda x: flow.start(x, now, minimum))
+                if op == "start"
+                else (lambda x: flow.cancel(x, user.id))
+            )
             t = await self.change(t.id, act)
         else:
             raise TournamentError("error.bad_action")

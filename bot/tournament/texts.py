@@ -182,8 +182,14 @@ def standings_board(t: Tournament, tr: Translator, *, final: bool) -> Board:
         breaks = " · ".join(_tiebreaks(t, s, tr))
         dropped = f" ({tr('tournament.dropped')})" if s.dropped else ""
         lines.append(
-            tr("tournament.line", rank=rank, name=names(t, [s.id]) + dropped, points=points(s.points),
-               tiebreaks=breaks, record=_record(s))  # fmt: skip
+            tr(
+                "tournament.line",
+                rank=rank,
+                name=names(t, [s.id]) + dropped,
+                points=points(s.points),
+                tiebreaks=breaks,
+                record=_record(s),
+            )
         )
     title = discord.utils.escape_markdown(t.title)
     if final:
@@ -203,7 +209,9 @@ def standings_board(t: Tournament, tr: Translator, *, final: bool) -> Board:
     )
     if final:
         podium = tuple((names(t, [s.id]), points(s.points)) for s in table[:3])
-        drawn = picture.PodiumPicture(tr("tournament.final_title", title=t.title), podium, pic_lines[3:], headers)
+        drawn = picture.PodiumPicture(
+            tr("tournament.final_title", title=t.title), podium, pic_lines[3:], headers
+        )
         draw = functools.partial(picture.podium_png, drawn)
         alt = tr("tournament.final_title", title=t.title)
     else:

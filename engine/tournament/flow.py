@@ -7,7 +7,17 @@ from __future__ import annotations
 
 from engine.errors import EngineError
 from engine.tournament import pairing
-from engine.tournament.model import CANCELLED, FINISHED, OPEN, PAUSED, RUNNING, SIGNUP, Game, Player, Tournament
+from engine.tournament.model import (
+    CANCELLED,
+    FINISHED,
+    OPEN,
+    PAUSED,
+    RUNNING,
+    SIGNUP,
+    Game,
+    Player,
+    Tournament,
+)
 
 MAX_PLAYERS = 64  # a sign-up message lists them all (and Discord's thread limits stay far away)
 
@@ -89,9 +99,7 @@ def next_round(t: Tournament, now: float, min_players: int) -> bool:
     paired = None
     if number <= t.rounds and len(t.active(number)) >= 2:
         sides = t.table_size == 2  # (Uonga's sides; in any game seat 0 moves first: balanced too)
-        paired = pairing.pair(
-            t.fmt, entrants(t), results(t), number, t.table_size, min_players, sides
-        )
+        paired = pairing.pair(t.fmt, entrants(t), results(t), number, t.table_size, min_players, sides)
     if paired is None or not paired.tables:
         t.status, t.round_deadline = FINISHED, None
         return False
