@@ -12,10 +12,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from render import common as c
+from render import png
 from render.common import RGB
 from render.graphemes import fit_names
 
@@ -79,16 +81,8 @@ IVORY: RGB = (242, 228, 194)  # the winner's mammoth tusks
 IVORY_EDGE: RGB = (150, 120, 82)
 GROUND: RGB = (168, 140, 104)
 
-FLAT: tuple[RGB, ...] = (
-    *c.BASE_COLOURS,
-    ROW,
-    HILITE_EDGE,
-    DROPPED_FILL,
-    *(rgb for stone in STONES.values() for rgb in stone),
-    IVORY,
-    IVORY_EDGE,
-    GROUND,
-)
+FLAT = (*c.BASE_COLOURS, ROW, HILITE_EDGE, DROPPED_FILL, *(x for st in STONES.values() for x in st))
+FLAT += (IVORY, IVORY_EDGE, GROUND)
 BLENDS: tuple[tuple[RGB, RGB], ...] = (  # antialiased text edges, most visible first
     (c.INK, c.PAPER),
     (c.INK, ROW),
@@ -109,6 +103,12 @@ BLENDS: tuple[tuple[RGB, RGB], ...] = (  # antialiased text edges, most visible 
 PALETTE = c.Once(lambda: c.build_palette(FLAT, BLENDS))
 
 
+def encode(img: Image.Image) -> bytes:
+    """``common.encode_png`` without the boards' 25 KiB budget: a table of 32 rows is 70-90 KiB at
+    any level, and deflating it again as one stream at level 6 doubled the time of a render."""
+    return png.write(img.quantize(palette=PALETTE.get(), dither=Image.Dither.NONE), PNG_LEVEL)
+
+
 @dataclass(frozen=True)
 class Size:
     """Row height and text sizes of a table."""
@@ -123,10 +123,12 @@ NORMAL = Size(row=46, name=23, points=25, small=21)
 DENSE = Size(row=35, name=20, points=21, small=20)
 
 
+@lru_cache(maxsize=4096)
 def _clean(s: str) -> str:
     return c.displayable(s)
 
 
+@lru_cache(maxsize=4096)
 def _name(s: str) -> str:
     """A name as the font can draw it; "?" when nothing of it can be drawn (an emoji-only name)."""
     return c.displayable(s) or ("?" if c.clean_text(s) else "")
@@ -335,7 +337,7 @@ def standings_png(picture: StandingsPicture) -> bytes:
     y = _draw_table(d, head + 20, picture.headers, picture.lines, lay) + 20
     if picture.footer:
         _footer(d, y, picture.footer)
-    return c.encode_png(img, PALETTE.get(), PNG_LEVEL)
+    return encode(img)
 
 
 # --- the podium ----------------------------------------------------------------------------------------
@@ -462,7 +464,7 @@ def podium_png(picture: PodiumPicture) -> bytes:
         c.text(d, (CENTRE[place], disc_y + 1), str(place), 30, c.INK, bold=True, anchor="mm")
     if lay is not None:
         _draw_table(d, ground + GROUND_H + 24, picture.headers, picture.rest, lay)
-    return c.encode_png(img, PALETTE.get(), PNG_LEVEL)
+    return encode(img)
 
 
 # --- alt text ------------------------------------------------------------------------------------------
@@ -471,87 +473,21 @@ ALT_LIMIT = 1024
 
 
 def standings_alt(picture: StandingsPicture) -> str:
-    """The picture as one line of plain text for its alt text (at most 1024 characters): title,
-    subtitle, then each row as "rank. name: points" with the points header (a dropped player's row
-    marked ✗), then the footer. Too long, the names are shortened rather than any row left out."""
-    points_head = c.clean_text(picture.headers[2]) if len(picture.headers) > 2 else ""
+    """The picture as one line of plain text for its alt text (at most 1024 characters): title and
+    subtitle, the player and points headers, then each row as "rank. name points" (a dropped
+    player's marked ✗), then the footer. When too long the names are shortened (with "…"), so no
+    row is left out: 64 rows fit."""
     names = [c.clean_text(line.name) or "?" for line in picture.lines]
+    heads = ", ".join(c.clean_text(h) for h in picture.headers[1:3] if c.clean_text(h))
+    head = " · ".join(part for part in (c.clean_text(picture.title), c.clean_text(picture.subtitle)) if part)
 
     def build(shown: list[str]) -> str:
-        rows = []
-        for line, name in zip(picture.lines, shown, strict=True):
-            row = f"{c.clean_text(line.rank)}. {name}: {c.clean_text(line.points)}"
-            row += f" {points_head}" if points_head else ""
-            rows.append(row + (" ✗" if line.dropped else ""))
-        head = " · ".join(
-            part for part in (c.clean_text(picture.title), c.clean_text(picture.subtitle)) if part
-        )
-        text = f"{head}: " + "; ".join(rows) if rows else head
+        rows = [
+            f"{c.clean_text(line.rank)}. {name} {c.clean_text(line.points)}" + (" ✗" if line.dropped else "")
+            for line, name in zip(picture.lines, shown, strict=True)
+        ]
+        text = head + (f". {heads}" if heads else "") + (": " + "; ".join(rows) if rows else "")
         footer = c.clean_text(picture.footer)
         return f"{text}. {footer}" if footer else text
 
     return fit_names(build, names, ALT_LIMIT)
-
-
-# --- samples -------------------------------------------------------------------------------------------
-
-SAMPLE_NAMES = (
-    "Ayla of the Red Cave",
-    "Borg the Bold",
-    "Chaka 🦣",
-    "Dagny Flintknapper",
-    "Eshe",
-    "Grok",
-    "Hunna Mammothrider",
-    "Ikka",
-    "Jorun",
-)
-
-
-def sample_standings() -> StandingsPicture:
-    rows = (
-        ("1", "3½", ("7½", "9¼"), "3-1-0", False, True),
-        ("2", "3", ("8", "8½"), "3-0-1", False, False),
-        ("=3", "2½", ("8½", "6¾"), "2-1-1", False, False),
-        ("=3", "2½", ("7", "5¾"), "2-1-1", False, False),
-        ("5", "2", ("9", "5"), "2-0-2", False, False),
-        ("6", "2", ("6½", "3½"), "1-2-1", True, False),
-        ("7", "1½", ("7", "2¼"), "1-1-2", False, False),
-        ("8", "1", ("6", "1"), "1-0-3", False, False),
-        ("9", "½", ("5½", "¼"), "0-1-3", False, False),
-    )
-    return StandingsPicture(
-        title="Spring Uonga Swiss — after round 4 of 5",
-        subtitle="Uonga · Swiss · 9 players",
-        headers=("#", "Player", "Pts", "Buchholz", "S-B", "W-D-L"),
-        lines=tuple(
-            Line(rank, name, pts, tb, rec, dropped, hi)
-            for name, (rank, pts, tb, rec, dropped, hi) in zip(SAMPLE_NAMES, rows, strict=True)
-        ),
-        footer="Next: round 5 starts now",
-    )
-
-
-def sample_podium() -> PodiumPicture:
-    rest = (
-        ("4", "Dagny Flintknapper", "3", ("10", "7¾"), "3-0-2", False),
-        ("5", "Eshe", "2½", ("9½", "5¼"), "2-1-2", False),
-        ("6", "Grok", "2", ("6½", "3½"), "1-2-1", True),
-        ("7", "Hunna Mammothrider", "2", ("8", "3¼"), "2-0-3", False),
-        ("8", "Ikka", "1", ("7", "1"), "1-0-4", False),
-        ("9", "Jorun", "½", ("6½", "¼"), "0-1-4", False),
-    )
-    return PodiumPicture(
-        title="Spring Uonga Swiss — final standings",
-        places=(("Ayla of the Red Cave", "4½"), ("Borg the Bold", "4"), ("Chaka 🦣", "3½")),
-        rest=tuple(Line(rank, name, pts, tb, rec, dropped) for rank, name, pts, tb, rec, dropped in rest),
-        headers=("#", "Player", "Pts", "Buchholz", "S-B", "W-D-L"),
-    )
-
-
-def samples() -> dict[str, bytes]:
-    """The README images (docs/images/tournament_standings.png, tournament_podium.png)."""
-    return {
-        "tournament_standings": standings_png(sample_standings()),
-        "tournament_podium": podium_png(sample_podium()),
-    }
