@@ -64,6 +64,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "tournament.col.sonneborn": "S-B",
     "tournament.col.record": "W-D-L",
     "tournament.col.out_in": "Out in",
+    "tournament.col.wins": "Wins",
     "tournament.dropped": "dropped",
     "tournament.round_short": "R{n}",
     "tournament.join": "Join",

