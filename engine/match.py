@@ -218,11 +218,13 @@ class Matches(Writer):
     async def hurry(self, match_id: int) -> None:
         """A tournament round's time is up: every member of this match still running counts as away,
         so a turn not taken within AWAY_SECONDS is played by the computer (a click takes it back, as
-        after any time-out) and the match soon ends with a result that counts."""
+        after any time-out), and time-outs no longer forfeit: the match soon ends, with a result that
+        counts, even if nobody is there."""
         async with self.writing(match_id) as (m, state):
             if m.status != "active":
                 return
             read, soon = m.version, self.now() + AWAY_SECONDS
+            m.options = {**m.options, "timeout": "computer"}
             for s in m.seats:
                 s.away = s.away or not s.ai
             limits = {

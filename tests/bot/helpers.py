@@ -112,6 +112,7 @@ async def restart(env: Any, bot_factory: Any, **kwargs: Any) -> Any:
     """Stop the running bot as a process exit would (timers, database, its instance lock), then
     start a new bot on the same database file. Returns the old bot."""
     old = env.bot
+    await old.tournaments.close()
     await old.matches.close()
     await old.store.close()
     await env.restart_bot(bot_factory(**kwargs))

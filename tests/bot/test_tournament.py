@@ -13,6 +13,7 @@ import discord
 
 from bot.i18n import translator
 from bot.tournament.texts import points as shown_points
+from engine.games.honga_turn import raw_total
 from engine.tournament.model import FINISHED, RUNNING
 from tests.bot.helpers import board, button_id, custom_ids, restart
 from tests.kit_uonga import UongaKit
@@ -178,3 +179,126 @@ async def test_a_nine_player_swiss_uonga_of_four_rounds(simcord_env):
     assert seen_order == sorted(seen_order), "ranked by points, then Buchholz, then Sonneborn-Berger"
     msg = tournament_message(channel, tid)
     assert TR("tournament.finished", names="")[:10] in msg.content
+
+
+async def finish_round(env: Any, tid: int, round_no: int, step: float = 5 * MINUTE, limit: int = 200) -> None:
+    """Let virtual time run until round ``round_no`` is over (the round's time runs out, then the
+    computer plays every turn nobody takes)."""
+    for _ in range(limit):
+        t = await env.bot.tournaments.get(tid)
+        if t.round > round_no or t.status == FINISHED:
+            return
+        await env.advance_time(step)
+    raise AssertionError(f"round {round_no} did not end")
+
+
+def placements_points(m: Any, state: Any, final: Any) -> dict[int, Fraction]:
+    """By hand: the share of the table a player beat (winners first, then points, then Honga's raw
+    materials; whoever resigned or forfeited after those who stayed)."""
+    n = len(m.seats)
+
+    def key(i: int) -> tuple[int, int, int, int]:
+        won = i in final.winners
+        return (
+            won,
+            i not in final.resigned,
+            0 if won else final.scores[i],
+            0 if won else raw_total(state, i),
+        )
+
+    out = {}
+    for i, s in enumerate(m.seats):
+        beaten = sum(1 for j in range(n) if key(j) < key(i))
+        tied = sum(1 for j in range(n) if j != i and key(j) == key(i))
+        out[s.user_id] = (beaten + Fraction(tied, 2)) / (n - 1)
+    return out
+
+
+async def test_an_eight_player_honga_at_tables_of_four_with_a_restart_and_a_drop(simcord_env, bot_factory):
+    env = simcord_env
+    _, channel, boss, players = organiser(env, 8, game_names="h")
+    tid = await create(env, channel, boss, players, game="honga", format="swiss", rounds=3, table_size=4,
+                       round_minutes=30)  # fmt: skip
+    await start(env, channel, boss, tid)
+    hand: dict[int, Fraction] = {p.id: Fraction(0) for p in players}
+
+    async def score_round(round_no: int) -> None:
+        t = await env.bot.tournaments.get(tid)
+        for g in t.of_round(round_no):
+            m, state = await env.bot.matches.get(g.match_id)
+            assert m.status == "finished", "the computer finished what nobody played"
+            for user, pts in placements_points(m, state, env.bot.matches.final(m, state)).items():
+                hand[user] += pts
+
+    t = await env.bot.tournaments.get(tid)
+    assert [len(g.players) for g in t.of_round(1)] == [4, 4]
+    assert all(thread(channel, g.thread_id).name.startswith("R1 T") for g in t.of_round(1))
+    await finish_round(env, tid, 1)
+    await score_round(1)
+    assert len(standings_posts(channel)) == 1
+    # round 2: restart the bot while its matches run, then drop a player
+    t = await env.bot.tournaments.get(tid)
+    assert t.round == 2 and all(g.match_id for g in t.of_round(2))
+    await env.advance_time(5 * MINUTE)
+    await restart(env, bot_factory)
+    dropped = players[3]
+    r = await boss.slash(channel, "tournament drop", player=dropped)
+    assert r.ephemeral and r.response.content == TR("tournament.done.dropped", name=dropped.name)
+    r = await dropped.slash(channel, "tournament leave")
+    assert r.ephemeral and r.response.content == TR("tournament.already_left")
+    await finish_round(env, tid, 2)
+    await score_round(2)
+    t = await env.bot.tournaments.get(tid)
+    assert t.round == 3 and sorted(len(g.players) for g in t.of_round(3)) == [3, 4], "7 players: 4 and 3"
+    assert all(dropped.id not in g.players for g in t.of_round(3)), "a dropped player plays no further round"
+    await finish_round(env, tid, 3)
+    await score_round(3)
+    t = await env.bot.tournaments.get(tid)
+    assert t.status == FINISHED
+    # the posted standings: the points of each player equal the hand computation
+    final = standings_posts(channel)[-1].content.splitlines()[1:]
+    by_name = {p.name: p.id for p in players}
+    for line in final:
+        found = re.fullmatch(r"=?\d+\. (\S+)( \(dropped\))?: (\S+) .*", line)
+        assert found, line
+        assert found[3] == shown_points(hand[by_name[found[1]]]), (line, hand[by_name[found[1]]])
+        assert (found[2] is not None) == (found[1] == dropped.name)
+    # the games count in the server's ratings as any others do
+    stats = await env.bot.store.standings(channel.guild.id, str(players[0].id))
+    assert stats["honga"].played == 3
+
+
+async def test_a_knockout_of_eight_with_a_no_show(simcord_env):
+    env = simcord_env
+    _, channel, boss, players = organiser(env, 8, game_names="k")
+    tid = await create(env, channel, boss, players, game="uonga", format="knockout", round_minutes=30)
+    await start(env, channel, boss, tid)
+    t = await env.bot.tournaments.get(tid)
+    assert t.rounds == 3 and len(t.of_round(1)) == 4
+    ghost = players[5].id  # never clicks anything
+    rng = random.Random(3)
+    for round_no in (1, 2, 3):
+        t = await env.bot.tournaments.get(tid)
+        assert t.round == round_no and len(t.of_round(round_no)) == 4 // 2 ** (round_no - 1)
+        for g in t.of_round(round_no):
+            if ghost in g.players:
+                continue  # the ghost's turns run out: the computer plays the first, the second forfeits
+            await resign(env, channel, players, g.match_id, rng.choice(g.players))
+        if round_no == 1:
+            ghost_game = next(g for g in t.of_round(1) if ghost in g.players)
+            await finish_round(env, tid, 1, step=MINUTE)
+            m, _ = await env.bot.matches.get(ghost_game.match_id)
+            assert m.meta.result is not None and m.meta.result.reason == "resignation"
+            assert m.meta.strikes.count(m.seats.index(next(s for s in m.seats if s.user_id == ghost))) == 2
+            assert (
+                ghost
+                not in (await env.bot.tournaments.get(tid)).of_round(2)[0].players
+                + (await env.bot.tournaments.get(tid)).of_round(2)[1].players
+            ), "the no-show is out"
+    t = await env.bot.tournaments.get(tid)
+    assert t.status == FINISHED
+    final = standings_posts(channel)[-1]
+    assert final.content.startswith(TR("tournament.final_text", title=t.title, lines="").strip())
+    first = final.content.splitlines()[1]
+    champion = next(g for g in t.of_round(3)).places
+    assert first.startswith("1. ") and champion is not None
