@@ -46,6 +46,14 @@ def remind_key(seat: int) -> str:
     return f"{REMIND}:{seat}"
 
 
+def limit_key(declared: Iterable[Timer], seat: int) -> str | None:
+    """The key of ``seat``'s own turn limit among the timers a state declares (None: not to move)."""
+    for t in declared:
+        if t.seat == seat and t.action is None and t.seconds is None:
+            return t.key
+    return None
+
+
 def reminders(
     declared: Iterable[Timer], planned: dict[str, float], running: dict[str, float], limit: float, now: float
 ) -> dict[str, float]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 from bot.i18n import translator
 from engine import pace
 from tests.bot.helpers import board, button_id, open_and_start, play_one, restart, setup_table
@@ -145,3 +147,46 @@ async def test_a_second_daily_time_out_of_two_forfeits_the_game_to_the_other(sim
     offer = await env.bot.matches.rematch(mid, alice.id, "alice")  # a daily rematch offer waits days too
     assert abs(offer.match.timers["lobby:"] - env.now().timestamp() - pace.LOBBY_SECONDS) < 5
     assert offer.match.options["pace"] == "daily"
+
+
+@pytest.mark.parametrize("restarted", [False, True])
+async def test_a_reminder_line_in_the_channel_goes_when_its_turn_ends(simcord_env, bot_factory, restarted):
+    """A player who asked for no DMs is reminded by a line in the channel; the line goes, as the turn
+    ping does, once the limit it speaks of no longer runs: they moved, the turn ran out, the game
+    ended. (``restarted``: a restart while the line stands; the new bot deletes it.)"""
+    env = simcord_env
+    _, channel, players = setup_table(env, 2)
+    alice, bob = players
+    await alice.slash(channel, "honga start", target="short", pace="daily", turn_hours=4)
+    await bob.click(board(channel), custom_id=button_id(board(channel), "join", "l"))
+    await alice.click(board(channel), custom_id=button_id(board(channel), "start", "l"))
+    mid = (await env.bot.matches.live_in_channel(channel.id)).id
+    rng, kit = random.Random(3), HongaKit()
+
+    async def mover():
+        m, state = await env.bot.matches.get(mid)
+        return next(p for p in players if p.id == m.seats[state.current].user_id)
+
+    async def reminded() -> object:
+        """Until a quarter of the mover's limit is left: their line stands, once."""
+        who = await mover()
+        assert reminders_in(channel, who) == []
+        await env.advance_time(3 * HOUR + 60)
+        assert len(reminders_in(channel, who)) == 1, env.transcript()
+        if restarted:
+            await restart(env, bot_factory)
+            assert len(reminders_in(channel, who)) == 1
+        return who
+
+    who = await reminded()  # 1. the player moves: their line goes
+    await (await kit.next_click(env, channel, players, mid, rng, cards=False))()
+    assert reminders_in(channel, who) == [], "the line went when its player moved"
+    who = await reminded()  # 2. the turn runs out (the computer plays it): the line goes
+    await env.advance_time(HOUR)
+    m, _ = await env.bot.matches.get(mid)
+    assert m.meta.timed_out and reminders_in(channel, who) == [], "the line went with the turn"
+    who = await reminded()  # 3. the game is ended: the line goes
+    await alice.slash(channel, "game end")
+    assert (await env.bot.matches.get(mid))[0].status == "cancelled"
+    assert reminders_in(channel, who) == [], "the line went with the game"
+    assert all(not x.content.startswith("⏰") for x in channel.history())
