@@ -13,6 +13,7 @@ import pytest
 
 from bot.i18n import translator
 from engine import pace
+from engine.games.uonga import RULES as UONGA
 from engine.timers import person_due
 from tests.bot.helpers import (
     board,
@@ -24,6 +25,7 @@ from tests.bot.helpers import (
     step_wall_clock,
 )
 from tests.kit_honga import HongaKit
+from tests.kit_uonga import UongaKit
 
 TR = translator("en")
 HOUR, DAY = 3600, 86400
@@ -271,3 +273,40 @@ async def test_a_reminder_line_in_the_channel_goes_when_its_turn_ends(simcord_en
     assert (await env.bot.matches.get(mid))[0].status == "cancelled"
     assert reminders_in(channel, who) == [], "the line went with the game"
     assert all(not x.content.startswith("⏰") for x in channel.history())
+
+
+async def test_a_live_game_with_timeout_forfeit_is_lost_by_the_no_show(simcord_env):
+    """``timeout: forfeit`` at the live pace (a tournament's matches start with it): the lobby says
+    the rule; a player who never moves keeps their full turns after a first time-out (not taken for
+    away) and forfeits at the second, and the other wins."""
+    env = simcord_env
+    _, channel, players = setup_table(env, 2)
+    alice, bob = players
+    await alice.slash(channel, "uonga start", side="cavemen", turn_seconds=30, timeout="forfeit")
+    assert TR("pace.live", timeout=TR("pace.timeout_forfeit")) in board(channel).content
+    await bob.click(board(channel), custom_id=button_id(board(channel), "join", "l"))
+    await alice.click(board(channel), custom_id=button_id(board(channel), "start", "l"))
+    mid = (await env.bot.matches.live_in_channel(channel.id)).id
+    rng, kit = random.Random(5), UongaKit()
+    for _ in range(40):
+        m, state = await env.bot.matches.get(mid)
+        if m.status != "active":
+            break
+        if UONGA.to_move(state) == {0}:  # alice plays at once
+            await (await kit.next_click(env, channel, players, mid, rng))()
+            continue
+        assert abs(m.timers["turn:1"] - wall(env) - 30) < 2, "bob's turn has its full limit"
+        await env.advance_time(31)  # bob never moves
+        m, _ = await env.bot.matches.get(mid)
+        assert not m.seats[1].away and 0 not in m.meta.strikes
+    m, _ = await env.bot.matches.get(mid)
+    assert m.status == "finished" and m.meta.strikes == [1, 1] and m.meta.resigned == [1]
+    final = env.bot.matches.final(m, None)
+    assert final is not None and final.winners == [0] and final.reason == "resignation"
+
+
+async def test_a_live_lobby_says_no_forfeit_rule_unless_asked(simcord_env):
+    env = simcord_env
+    _, channel, (alice, _) = setup_table(env, 2)
+    await alice.slash(channel, "uonga start", side="cavemen")
+    assert TR("pace.timeout_forfeit") not in board(channel).content and "⏱️" not in board(channel).content
