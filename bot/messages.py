@@ -147,9 +147,12 @@ def rematch_lobby(m: MatchRow, tr: Translator) -> Board:
 
 def options_text(m: MatchRow, tr: Translator, players: int = 0) -> str:
     """The game's options as its header shows them, and a daily game's pace (engine.pace): in the
-    lobby (``players`` 0) with its rules in full, on the board in short."""
+    lobby (``players`` 0) with its rules in full, on the board in short. A live game's lobby says a
+    forfeit rule (players must know a no-show loses)."""
     text = UIS[m.game].option_text(m.options, tr, players)
     if not pace.daily(m.options):
+        if pace.forfeits(m.options) and not players:
+            return f"{text}\n{tr('pace.live', timeout=tr('pace.timeout_forfeit'))}"
         return text
     hours = int(m.options.get("turn_hours") or 24)
     if players:

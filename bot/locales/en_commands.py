@@ -14,6 +14,8 @@ COMMANDS = (
     "fair",
     "stats",
     "leaderboard",
+    "mine",
+    "notify",
 )
 OPTIONS = (
     "variant",
@@ -37,6 +39,10 @@ OPTIONS = (
     "match",
     "game",
     "member",
+    "state",
+    "pace",
+    "turn_hours",
+    "timeout",
 )
 
 MESSAGES: dict[str, str | tuple[str, str]] = {f"cmd.{name}.name": name for name in COMMANDS}
