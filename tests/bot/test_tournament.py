@@ -16,6 +16,7 @@ from bot.tournament.texts import points as shown_points
 from engine.games.honga_turn import raw_total
 from engine.tournament.model import FINISHED, RUNNING
 from tests.bot.helpers import board, button_id, custom_ids, restart
+from tests.kit_honga import HongaKit
 from tests.kit_uonga import UongaKit
 
 TR = translator("en")
@@ -181,14 +182,39 @@ async def test_a_nine_player_swiss_uonga_of_four_rounds(simcord_env):
     assert TR("tournament.finished", names="")[:10] in msg.content
 
 
-async def finish_round(env: Any, tid: int, round_no: int, step: float = 5 * MINUTE, limit: int = 200) -> None:
-    """Let virtual time run until round ``round_no`` is over (the round's time runs out, then the
-    computer plays every turn nobody takes)."""
+async def finish_round(
+    env: Any,
+    channel: Any,
+    tid: int,
+    round_no: int,
+    players: list[Any] = (),
+    present: set[int] = frozenset(),
+    step: float = 20,
+    limit: int = 2000,
+) -> None:
+    """Let virtual time run until round ``round_no`` is over. The ``present`` players take each of
+    their turns (a random click) until the round's time is up; the others never come (their second
+    time-out forfeits their seat), and once the time is up the computer plays every turn nobody takes."""
+    rng, kit = random.Random(round_no), HongaKit()
     for _ in range(limit):
         t = await env.bot.tournaments.get(tid)
         if t.round > round_no or t.status == FINISHED:
             return
-        await env.advance_time(step)
+        clicked = False
+        for g in t.of_round(round_no) if t.round_deadline is not None else ():
+            if g.match_id is None or g.places is not None:
+                continue
+            m, state = await env.bot.matches.get(g.match_id)
+            seat = getattr(state, "current", None) if m.status == "active" else None
+            if seat is not None and m.seats[seat].user_id in present and not m.seats[seat].ai:
+                await (
+                    await kit.next_click(
+                        env, thread(channel, g.thread_id), players, g.match_id, rng, cards=False
+                    )
+                )()
+                clicked = True
+        if not clicked:
+            await env.advance_time(step)
     raise AssertionError(f"round {round_no} did not end")
 
 
@@ -196,6 +222,8 @@ def placements_points(m: Any, state: Any, final: Any) -> dict[int, Fraction]:
     """By hand: the share of the table a player beat (winners first, then points, then Honga's raw
     materials; whoever resigned or forfeited after those who stayed)."""
     n = len(m.seats)
+    if final is None:  # every player forfeited: nobody beat anybody, a draw
+        return {s.user_id: Fraction(1, 2) for s in m.seats}
 
     def key(i: int) -> tuple[int, int, int, int]:
         won = i in final.winners
@@ -226,14 +254,15 @@ async def test_an_eight_player_honga_at_tables_of_four_with_a_restart_and_a_drop
         t = await env.bot.tournaments.get(tid)
         for g in t.of_round(round_no):
             m, state = await env.bot.matches.get(g.match_id)
-            assert m.status == "finished", "the computer finished what nobody played"
+            assert m.status in ("finished", "cancelled"), "over: played, or every player forfeited"
             for user, pts in placements_points(m, state, env.bot.matches.final(m, state)).items():
                 hand[user] += pts
 
     t = await env.bot.tournaments.get(tid)
     assert [len(g.players) for g in t.of_round(1)] == [4, 4]
     assert all(thread(channel, g.thread_id).name.startswith("R1 T") for g in t.of_round(1))
-    await finish_round(env, tid, 1)
+    present = {p.id for p in players[:2]} | {players[4].id}  # the others never come
+    await finish_round(env, channel, tid, 1, players, present)
     await score_round(1)
     assert len(standings_posts(channel)) == 1
     # round 2: restart the bot while its matches run, then drop a player
@@ -246,12 +275,12 @@ async def test_an_eight_player_honga_at_tables_of_four_with_a_restart_and_a_drop
     assert r.ephemeral and r.response.content == TR("tournament.done.dropped", name=dropped.name)
     r = await dropped.slash(channel, "tournament leave")
     assert r.ephemeral and r.response.content == TR("tournament.already_left")
-    await finish_round(env, tid, 2)
+    await finish_round(env, channel, tid, 2, players, present)
     await score_round(2)
     t = await env.bot.tournaments.get(tid)
     assert t.round == 3 and sorted(len(g.players) for g in t.of_round(3)) == [3, 4], "7 players: 4 and 3"
     assert all(dropped.id not in g.players for g in t.of_round(3)), "a dropped player plays no further round"
-    await finish_round(env, tid, 3)
+    await finish_round(env, channel, tid, 3, players, present)
     await score_round(3)
     t = await env.bot.tournaments.get(tid)
     assert t.status == FINISHED
@@ -286,7 +315,7 @@ async def test_a_knockout_of_eight_with_a_no_show(simcord_env):
             await resign(env, channel, players, g.match_id, rng.choice(g.players))
         if round_no == 1:
             ghost_game = next(g for g in t.of_round(1) if ghost in g.players)
-            await finish_round(env, tid, 1, step=MINUTE)
+            await finish_round(env, channel, tid, 1, step=MINUTE)
             m, _ = await env.bot.matches.get(ghost_game.match_id)
             assert m.meta.result is not None and m.meta.result.reason == "resignation"
             assert m.meta.strikes.count(m.seats.index(next(s for s in m.seats if s.user_id == ghost))) == 2
