@@ -5,7 +5,8 @@ rules for players are in docs/tournaments.md).
   a bye scores 1;
 - Swiss, two seats: a maximum-weight perfect matching over the players (networkx), whose weights
   put, in this order: fewest repeated pairings, the bye to the lowest-ranked player among those with
-  the fewest byes, equal scores, (with sides) no two players due the same side, close ranks;
+  the fewest byes, (with sides) no one pushed 3 games off balance, equal scores and (weighed
+  together, CLASH) no two players due the same side, close ranks;
 - Swiss, 3-5 seats: tables of equal size (never above the chosen size, never below the game's
   minimum) chunked in rank order, then players swapped between neighbouring tables while that
   lowers the repeated meetings;
@@ -33,6 +34,10 @@ import networkx as nx
 SWISS, ROUND_ROBIN, KNOCKOUT = "swiss", "round_robin", "knockout"
 FORMATS = (SWISS, ROUND_ROBIN, KNOCKOUT)
 _BYE = -1  # the bye's node in a Swiss matching (never a Discord user id)
+# What pairing two players due the same side costs against score gaps (a gap of g half points costs
+# g²): as much as two pairings a point apart. Measured over 300 random 9-player 4-round Swisses: every
+# side difference ends at 1 in 95% of them (60% when gaps always come first), the rest at 2.
+CLASH = 8
 
 
 @dataclass(frozen=True)
@@ -282,18 +287,18 @@ def _swiss_pairs(
     ranked: list[int], score: dict[int, Fraction], results: Sequence[Result], sides: bool
 ) -> Round:
     """Two seats: the maximum-weight perfect matching (a bye node when the count is odd) whose edge
-    costs compare, in order: repeats, the bye's rank from the bottom, score gap², side clash, rank gap."""
+    costs compare, in order: repeats, the bye's rank from the bottom, a side clash that would push a
+    player's side difference to 3, score gap² plus side clashes, rank gap."""
     met, had, side = meetings(results), byes_had(results), _sides(results)
     at = {p: i for i, p in enumerate(ranked)}
     edges: list[tuple[int, int]] = []
     costs: list[tuple[int, ...]] = []
     for i, a in enumerate(ranked):
         for b in ranked[i + 1 :]:
-            gap = math.ceil(abs(score.get(a, 0) - score.get(b, 0)) * 2)
+            gap = math.ceil(abs(score.get(a, 0) - score.get(b, 0)) * 2)  # in half points
+            clash = _clash(a, b, side) if sides else 0
             edges.append((a, b))
-            costs.append(
-                (met[frozenset((a, b))], 0, gap * gap, _clash(a, b, side) if sides else 0, at[b] - i)
-            )
+            costs.append((met[frozenset((a, b))], 0, int(clash >= 2), gap * gap + CLASH * clash, at[b] - i))
     if len(ranked) % 2:
         fewest = min(had[p] for p in ranked)  # never a second bye while someone has had none
         for p in ranked:
@@ -352,7 +357,9 @@ def _round_robin(
         return Round(tuple(tables), tuple(byes))
     players = [p for p in seeds if p in now]
     met = meetings(results)
-    if all(met[frozenset((a, b))] for i, a in enumerate(players) for b in players[i + 1 :]):
+    if len(players) < least or all(
+        met[frozenset((a, b))] for i, a in enumerate(players) for b in players[i + 1 :]
+    ):
         return None
     return _cover(players, table_sizes(len(players), size, least), met, byes_had(results), firsts(results))
 
@@ -412,7 +419,7 @@ def _knockout(
         done = [x for x in results if x.round == r]
         alive = [p for p in alive if any(p == (x.players[0] if x.bye else winner(x, seed)) for x in done)]
     alive = [p for p in alive if p in now]  # one who dropped while still in is out: a walkover
-    if len(alive) < 2:
+    if len(alive) < least:  # a champion (a game of 3+ minimum players could end with none)
         return None
     sizes = table_sizes(len(alive), size, least)
     byes = alive[: len(alive) - sum(sizes)]  # the top seeds
