@@ -103,6 +103,8 @@ def test_rounds_needed():
     assert rounds_needed(SWISS, 40, 4) == 4  # a knockout of tables of 4 takes 3 (40 -> 10 -> 3 -> 1)
     assert rounds_needed(ROUND_ROBIN, 8, 2) == 7
     assert rounds_needed(ROUND_ROBIN, 9, 2) == 9
+    assert rounds_needed(ROUND_ROBIN, 8, 4) == 3  # the greedy schedule (docs/tournaments.md has a table)
+    assert rounds_needed(ROUND_ROBIN, 7, 3) == 5
     assert rounds_needed(KNOCKOUT, 8, 2) == 3
     assert rounds_needed(KNOCKOUT, 5, 2) == 3
     assert rounds_needed(KNOCKOUT, 9, 4) == 2
