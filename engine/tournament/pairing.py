@@ -138,7 +138,8 @@ def table_sizes(n: int, size: int, least: int) -> list[int]:
 def rounds_needed(fmt: str, players: int, table_size: int) -> int:
     """Swiss: ceil(log2 n) at two seats; at 3-5 seats one more than a knockout of such tables, and
     at least 3. Round robin: n - 1 (n even) or n (odd) at two seats, else the greedy schedule's
-    length. Knockout: rounds until one is left, n -> ceil(n / table_size) each round."""
+    length. Knockout: rounds until one is left, n -> ceil(n / table_size) each round. A game's minimum
+    of players is taken as 2 (every game today); a bigger one can change the round robin's length."""
     if players < 2:
         return 0
     if fmt == KNOCKOUT:
@@ -168,7 +169,7 @@ def _greedy_rounds(players: int, table_size: int) -> int:
             return r - 1
         results += [Result(r, t.players, tuple(range(len(t.players)))) for t in rnd.tables]
         results += [Result(r, (b,), (0,), bye=True) for b in rnd.byes]
-    raise AssertionError("the round robin schedule does not end")  # never: each round seats a new pair
+    raise AssertionError("the round robin schedule does not end")  # a guard: rounds seat unmet pairs
 
 
 def pair(
@@ -181,7 +182,8 @@ def pair(
     sides: bool,
 ) -> Round | None:
     """The pairing of round ``round_no`` given every result of the rounds before (None: nothing left
-    to pair). ``sides``: two seats that are different sides (Uonga), balanced per player."""
+    to pair: a knockout's champion, a round robin where every pair met, a Swiss with fewer players
+    than a table). ``sides``: two seats that are different sides (Uonga), balanced per player."""
     least = max(2, min_table)
     if fmt == SWISS:
         return _swiss(entrants, results, round_no, table_size, least, sides)
