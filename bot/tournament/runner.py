@@ -160,7 +160,7 @@ class Tournaments:
         if t.status == SIGNUP:
             minimum = rules_for(t.game).min_players
             try:
-                await self.change(t.id, lambda x: flow.start(x, self.now(), minimum))
+                await self.change(t.id, lambda x: flow.start(x, self.now(), minimum, has_sides(x.game)))
             except TournamentError:
                 await self.change(t.id, lambda x: setattr(x, "status", "cancelled"))
             return
@@ -237,7 +237,7 @@ class Tournaments:
         by_id = {p.id: p for p in t.players}
         seats = [SeatInfo(u, by_id[u].name, locale=by_id[u].locale) for u in g.players]
         options = dict(t.options)
-        side = next((o for o in rules.options if o.name == "side" and isinstance(o, Choice)), None)
+        side = side_option(t.game)
         if side is not None:  # seat 0 plays the game's first side: the pairing balanced who sits there
             options.setdefault("side", side.choices[0])
         with self.surfaces.answering():  # the board first, then the other surfaces (the turn's ping)
@@ -274,7 +274,7 @@ class Tournaments:
         def next_round(x: Tournament) -> None:
             if x.status == RUNNING and x.round_over():
                 x.posted = x.round
-                flow.next_round(x, self.now(), minimum)
+                flow.next_round(x, self.now(), minimum, has_sides(x.game))
 
         return await self.change(t.id, next_round)
 
@@ -328,7 +328,7 @@ class Tournaments:
                 raise TournamentError("tournament.managers_only")
             minimum = rules_for(t.game).min_players
             act = (
-                (lambda x: flow.start(x, now, minimum))
+                (lambda x: flow.start(x, now, minimum, has_sides(t.game)))
                 if op == "start"
                 else (lambda x: flow.cancel(x, user.id))
             )
@@ -355,6 +355,18 @@ class Tournaments:
         """The command that created ``t`` posted its message: remember it."""
         self._shown[t.id] = board.content + str(t.status)
         return await self.change(t.id, lambda x: setattr(x, "message_id", message_id))
+
+
+def side_option(game: str) -> Choice | None:
+    """A two-seat game whose seats are sides (Uonga: ``side``, seat 0's side): the tournament fixes seat
+    0 to the game's first side, and its pairing balances who plays which."""
+    rules = rules_for(game)
+    found = next((o for o in rules.options if o.name == "side" and isinstance(o, Choice)), None)
+    return found if found is not None and rules.max_players == 2 else None
+
+
+def has_sides(game: str) -> bool:
+    return side_option(game) is not None
 
 
 def _game(t: Tournament, g: Game) -> Game:

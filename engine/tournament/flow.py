@@ -62,7 +62,7 @@ def minimum(t: Tournament, min_players: int) -> int:
     return max(2, min_players) if t.table_size > 2 else 2
 
 
-def start(t: Tournament, now: float, min_players: int) -> None:
+def start(t: Tournament, now: float, min_players: int, sides: bool = False) -> None:
     if t.status != SIGNUP:
         raise TournamentError("tournament.started")
     need = minimum(t, min_players)
@@ -71,7 +71,7 @@ def start(t: Tournament, now: float, min_players: int) -> None:
     t.status = RUNNING
     needed = pairing.rounds_needed(t.fmt, len(t.players), t.table_size)
     t.rounds = t.rounds if t.fmt == pairing.SWISS and t.rounds else needed
-    next_round(t, now, min_players)
+    next_round(t, now, min_players, sides)
 
 
 def cancel(t: Tournament, user_id: int) -> None:
@@ -92,9 +92,10 @@ def results(t: Tournament) -> list[pairing.Result]:
     ]
 
 
-def next_round(t: Tournament, now: float, min_players: int) -> bool:
+def next_round(t: Tournament, now: float, min_players: int, sides: bool = False) -> bool:
     """Pair the next round (its tables, to be opened by the runner, and its byes); False when the
-    tournament is over instead: every round played, the format done, or too few players left."""
+    tournament is over instead: every round played, the format done, or too few players left.
+    ``sides``: the game's two seats are sides (Uonga), balanced before equal scores."""
     number = t.round + 1
     paired = None
     if number <= t.rounds and len(t.active(number)) >= 2:
