@@ -10,16 +10,31 @@ from fractions import Fraction
 from typing import Any
 
 import discord
+import pytest
 
 from bot.i18n import translator
 from bot.tournament.texts import points as shown_points
 from engine.games.honga_turn import raw_total
 from engine.tournament.model import FINISHED, RUNNING
 from tests.bot.helpers import board, button_id, custom_ids, restart
+from tests.conftest import create_database
 from tests.kit_honga import HongaKit
 from tests.kit_uonga import UongaKit
 
 TR = translator("en")
+
+
+@pytest.fixture
+async def db_path(request, tmp_path):
+    """The bot's database: SQLite by default; ``postgres`` (indirect parametrization) a fresh database
+    on the tests' PostgreSQL server."""
+    if getattr(request, "param", "sqlite") == "postgres":
+        return await create_database(
+            request.getfixturevalue("postgres_url"), request.getfixturevalue("pg_schema")
+        )
+    return str(tmp_path / "games.db")
+
+
 MINUTE = 60
 
 
@@ -102,7 +117,9 @@ class Hand:
         return bh, sb
 
 
-async def test_a_nine_player_swiss_uonga_of_four_rounds(simcord_env):
+@pytest.mark.parametrize("db_path", ["sqlite", "postgres"], indirect=True)
+async def test_a_nine_player_swiss_uonga_of_four_rounds(simcord_env, bot_factory):
+    """Played to the end, with a restart of the bot in round 3 (on SQLite and on PostgreSQL)."""
     env = simcord_env
     _, channel, boss, players = organiser(env, 9)
     tid = await create(
@@ -137,6 +154,8 @@ async def test_a_nine_player_swiss_uonga_of_four_rounds(simcord_env):
             assert all(f"<@{u}>" in here.history()[0].content for u in g.players), "the players are called"
             sides[g.players[0]] += 1
             sides[g.players[1]] -= 1
+        if round_no == 3:  # the bot restarts mid-round: the tournament and its matches go on
+            await restart(env, bot_factory)
         # the first table plays a few moves by clicking in its thread; then one player resigns each
         # table (the loser), except a table per round that the organiser ends (a draw, by the rule)
         first = tables[0]
@@ -189,7 +208,7 @@ async def finish_round(
     round_no: int,
     players: list[Any] = (),
     present: set[int] = frozenset(),
-    step: float = 20,
+    step: float = 60,
     limit: int = 2000,
 ) -> None:
     """Let virtual time run until round ``round_no`` is over. The ``present`` players take each of
@@ -246,7 +265,7 @@ async def test_an_eight_player_honga_at_tables_of_four_with_a_restart_and_a_drop
     env = simcord_env
     _, channel, boss, players = organiser(env, 8, game_names="h")
     tid = await create(env, channel, boss, players, game="honga", format="swiss", rounds=3, table_size=4,
-                       round_minutes=30)  # fmt: skip
+                       round_minutes=10)  # fmt: skip
     await start(env, channel, boss, tid)
     hand: dict[int, Fraction] = {p.id: Fraction(0) for p in players}
 
