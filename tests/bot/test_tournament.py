@@ -350,3 +350,54 @@ async def test_a_knockout_of_eight_with_a_no_show(simcord_env):
     first = final.content.splitlines()[1]
     champion = next(g for g in t.of_round(3)).places
     assert first.startswith("1. ") and champion is not None
+
+
+async def test_signup_closes_by_itself_and_managing_is_for_managers(simcord_env):
+    """The sign-up deadline starts a tournament with enough players and closes one without; only its
+    creator or a server manager starts, cancels, drops, pauses, resumes or ends it; bad clicks and
+    commands say why privately and change nothing. Two tournaments in two servers run at once."""
+    env = simcord_env
+    g1, ch1, boss1, (a, b, c) = organiser(env, 3, game_names="a")
+    g2, ch2, boss2, (d,) = organiser(env, 1, game_names="d")
+    # a member who is not a manager may not create one, until the server allows it
+    r = await a.slash(ch1, "tournament create", game="uonga")
+    assert r.ephemeral and r.response.content == TR("tournament.create_managers")
+    r = await boss1.slash(ch1, "tournament anyone", on=True)
+    assert r.response.content == TR("tournament.done.anyone_on")
+    t1 = await create(env, ch1, a, [a, b, c], game="uonga", format="knockout", signup_minutes=10)
+    t2 = await create(env, ch2, boss2, [d], game="ugah", format="swiss", signup_minutes=10)
+    r = await b.slash(ch1, "tournament create", game="uonga")
+    assert r.ephemeral and r.response.content.startswith(TR("tournament.one_per_channel", link="")[:20])
+    msg = tournament_message(ch1, t1)
+    r = await b.click(msg, custom_id=button_id(msg, "join", "t"))
+    assert r.ephemeral and r.response.content == TR("tournament.already_in")
+    r = await b.click(msg, custom_id=button_id(msg, "start", "t"))
+    assert r.ephemeral and r.response.content == TR("tournament.managers_only")
+    r = await b.slash(ch1, "tournament drop", player=c)
+    assert r.ephemeral and r.response.content == TR("tournament.managers_only")
+    await env.advance_time(11 * MINUTE)
+    one, two = await env.bot.tournaments.get(t1), await env.bot.tournaments.get(t2)
+    assert one.status == RUNNING and one.round == 1 and len(one.of_round(1)) == 2, "3 players: a table, a bye"
+    assert (
+        two.status == "cancelled"
+        and TR("tournament.expired", n=1, min=2) in tournament_message(ch2, t2).content
+    )
+    # the creator (not a manager) manages their own tournament
+    r = await a.slash(ch1, "tournament pause")
+    assert r.response.content == TR("tournament.done.paused")
+    assert (await env.bot.tournaments.get(t1)).round_deadline is None
+    await env.advance_time(120 * MINUTE)
+    assert (await env.bot.tournaments.get(t1)).round == 1, "a paused round's clock stands still"
+    r = await a.slash(ch1, "tournament resume")
+    assert r.response.content == TR("tournament.done.resumed")
+    left = (await env.bot.tournaments.get(t1)).round_deadline - env.now().timestamp()
+    assert 59 * MINUTE <= left <= 60 * MINUTE, left
+    r = await c.slash(ch1, "tournament pause")
+    assert r.response.content == TR("tournament.managers_only")
+    r = await boss1.slash(ch1, "tournament end")
+    assert r.response.content == TR("tournament.done.ended")
+    t = await env.bot.tournaments.get(t1)
+    assert t.status == FINISHED and t.ended_by == boss1.id
+    assert standings_posts(ch1), "the final standings are posted when a manager ends it"
+    r = await a.slash(ch1, "tournament standings")
+    assert r.ephemeral and r.response.message.attachments
