@@ -16,6 +16,14 @@ COMMANDS = (
     "leaderboard",
     "mine",
     "notify",
+    "tournament",
+    "create",
+    "standings",
+    "leave",
+    "drop",
+    "pause",
+    "resume",
+    "anyone",
 )
 OPTIONS = (
     "variant",
@@ -43,6 +51,13 @@ OPTIONS = (
     "pace",
     "turn_hours",
     "timeout",
+    "format",
+    "rounds",
+    "table_size",
+    "round_minutes",
+    "signup_minutes",
+    "title",
+    "player",
 )
 
 MESSAGES: dict[str, str | tuple[str, str]] = {f"cmd.{name}.name": name for name in COMMANDS}
