@@ -11,7 +11,7 @@ from typing import Any
 import discord
 
 from bot.components import ActionButton
-from bot.i18n import Translator
+from bot.i18n import Translator, translator
 from bot.messages import MAX_CONTENT, Board
 from engine.tournament import flow, pairing, standings
 from engine.tournament.model import CANCELLED, FINISHED, PAUSED, RUNNING, SIGNUP, Game, Tournament
@@ -31,9 +31,11 @@ def points(value: Fraction) -> str:
     return f"{float(value):.2f}"
 
 
-def names(t: Tournament, ids: Sequence[int], sep: str = ", ") -> str:
+def names(t: Tournament, ids: Sequence[int], sep: str = ", ", tr: Translator | None = None) -> str:
+    """Players' names as shown; one who asked to be forgotten is "a former player"."""
     by_id = {p.id: p.name for p in t.players}
-    return sep.join(discord.utils.escape_markdown(by_id.get(i, "?")) for i in ids)
+    gone = (tr or translator(t.locale))("seat.forgotten")
+    return sep.join(discord.utils.escape_markdown(by_id.get(i) or gone) for i in ids)
 
 
 def _listing(items: list[str], budget: int, tr: Translator) -> str:

@@ -33,7 +33,7 @@ from engine.store.conn import Body, Conn, Listener, T
 from engine.store.errors import SeatedInLiveMatch, WriteConflict
 from engine.store.rows import Forgotten, LiveEntry, LoggedAction, MatchRow, Record, SeatInfo
 from engine.store.surfaces import SurfaceQueries
-from engine.store.tournaments import TournamentQueries
+from engine.store.tournaments import TournamentQueries, forget_in_tournaments
 
 log = logging.getLogger(__name__)
 
@@ -274,7 +274,8 @@ class Store(abc.ABC, SurfaceQueries, TournamentQueries):
     async def forget_user(self, user_id: int, now: float) -> Forgotten:
         """Delete what is kept about a user, in one transaction: their stats, ratings, records and own
         settings go; in every match that is over their seats keep their moves but name nobody (no id,
-        no name, no DM), and the match no longer says they hosted or ended it. Refused while they sit in a live
+        no name, no DM), and the match no longer says they hosted or ended it; every tournament keeps
+        their results under an anonymous entry. Refused while they sit in a live
         match (lobby or running): ``SeatedInLiveMatch``, nothing changed."""
         needle = f"%{user_id}%"
 
@@ -325,6 +326,7 @@ class Store(abc.ABC, SurfaceQueries, TournamentQueries):
                             seat,
                         )
                 changed += 1
+            await forget_in_tournaments(db, user_id, now)
             rated = await db.execute("DELETE FROM ratings WHERE player=?", str(user_id))
             recorded = await db.execute("DELETE FROM records WHERE user_id=?", user_id)
             settings = await db.execute("DELETE FROM user_settings WHERE user_id=?", user_id)

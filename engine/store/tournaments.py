@@ -11,6 +11,23 @@ from engine.store.conn import Body, Conn
 from engine.store.errors import WriteConflict
 from engine.tournament.model import OPEN, Tournament
 
+
+async def forget_in_tournaments(db: Conn, user_id: int, now: float) -> int:
+    """Within ``forget_user``'s transaction: every tournament that names the user names them no more
+    (engine.tournament.model.Tournament.forget); how many changed."""
+    changed = 0
+    for tid, data in await db.fetch("SELECT id, data FROM tournaments WHERE data LIKE ?", f"%{user_id}%"):
+        t = Tournament.load(json.loads(data))
+        if t.forget(user_id):
+            t.version += 1
+            await db.execute(
+                "UPDATE tournaments SET version=?, data=?, updated=? WHERE id=?",
+                t.version, json.dumps(t.dump()), now, tid,
+            )  # fmt: skip
+            changed += 1
+    return changed
+
+
 _OPEN_SQL = "status IN (" + ",".join(f"'{s}'" for s in OPEN) + ")"
 
 

@@ -91,6 +91,28 @@ class Tournament:
     def round_over(self) -> bool:
         return all(g.places is not None for g in self.of_round(self.round))
 
+    def forget(self, user_id: int) -> bool:
+        """``/privacy forget-me``: the user is named nowhere. Before the start their entry goes; after,
+        it keeps its results under an id of its own (negative: never a Discord user's) and no name,
+        and plays no further round. Whether anything changed."""
+        changed = False
+        for p in list(self.players):
+            if p.id == user_id and self.status == SIGNUP:  # not started: the entry goes
+                self.players.remove(p)
+                changed = True
+            elif p.id == user_id:  # they play no further round
+                if self.status in OPEN and p.dropped_after is None:
+                    p.dropped_after = self.round
+                anonymous = -1 - p.order
+                for g in self.games:
+                    g.players = [anonymous if u == user_id else u for u in g.players]
+                p.id, p.name, p.locale, changed = anonymous, "", None, True
+        if self.creator_id == user_id:
+            self.creator_id, self.creator_name, changed = 0, "", True
+        if self.ended_by == user_id:
+            self.ended_by, changed = None, True
+        return changed
+
     # ---- stored as JSON ---------------------------------------------------------------------------
 
     def dump(self) -> dict[str, Any]:
