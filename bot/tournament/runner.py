@@ -233,7 +233,6 @@ class Tournaments:
         return t
 
     async def _open_match(self, t: Tournament, g: Game, thread_id: int) -> int:
-        rules = rules_for(t.game)
         by_id = {p.id: p for p in t.players}
         seats = [SeatInfo(u, by_id[u].name, locale=by_id[u].locale) for u in g.players]
         options = dict(t.options)

@@ -357,8 +357,8 @@ async def test_signup_closes_by_itself_and_managing_is_for_managers(simcord_env)
     creator or a server manager starts, cancels, drops, pauses, resumes or ends it; bad clicks and
     commands say why privately and change nothing. Two tournaments in two servers run at once."""
     env = simcord_env
-    g1, ch1, boss1, (a, b, c) = organiser(env, 3, game_names="a")
-    g2, ch2, boss2, (d,) = organiser(env, 1, game_names="d")
+    _, ch1, boss1, (a, b, c) = organiser(env, 3, game_names="a")
+    _, ch2, boss2, (d,) = organiser(env, 1, game_names="d")
     # a member who is not a manager may not create one, until the server allows it
     r = await a.slash(ch1, "tournament create", game="uonga")
     assert r.ephemeral and r.response.content == TR("tournament.create_managers")
