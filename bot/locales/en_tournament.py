@@ -48,6 +48,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "tournament.ended": "**Ended** by {name} after round {round}. Leader: {names}",
     "tournament.cancelled": "**Cancelled.**",
     "tournament.expired": "**Not started:** too few players signed up ({n}; at least {min} needed).",
+    "tournament.match_options": "🏆 a tournament's match: seats as paired, a second time-out forfeits",
     "tournament.thread": "R{round} T{table} · {title}",
     "tournament.your_match": "{names}: your round {round} match of **{title}** is here. Good hunting!",
     "tournament.standings_title": "{title}: standings after round {round} of {rounds}",

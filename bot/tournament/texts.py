@@ -21,13 +21,19 @@ from render.graphemes import cut
 KIND = "t"  # bot.components: a tournament message's control (``t:<tournament>:<version>:<op>``)
 
 
+_GLYPHS = {
+    Fraction(1, 2): "½", Fraction(1, 4): "¼", Fraction(3, 4): "¾", Fraction(1, 3): "⅓", Fraction(2, 3): "⅔",
+}  # fmt: skip
+
+
 def points(value: Fraction) -> str:
-    """3, 2½, 2.67: halves as on a chess site, other shares (tables of 3 to 5) to two places."""
+    """3, 2½, 1¾, ⅔ as on a chess site's table; other shares (means over tables of 3 to 5) to two
+    places."""
     whole, rest = divmod(value, 1)
     if rest == 0:
         return str(int(whole))
-    if rest == Fraction(1, 2):
-        return f"{int(whole)}½" if whole else "½"
+    if rest in _GLYPHS:
+        return f"{int(whole) or ''}{_GLYPHS[rest]}"
     return f"{float(value):.2f}"
 
 
