@@ -39,7 +39,7 @@ from engine.history import HISTORIES, History
 from engine.lobby import LOBBY_SECONDS, REMATCH_SECONDS, Lobby
 from engine.options import TURN_SECONDS
 from engine.registry import rules_for
-from engine.signals import Signals, Update
+from engine.signals import Heard, Signals, Update
 from engine.staleness import log_action
 from engine.store import LIVE, Forgotten, LiveEntry, MatchRow, SeatedInLiveMatch, StoreBusy, WriteConflict
 from engine.store.base import Store
@@ -368,6 +368,7 @@ class Matches(Writer):
             if self.clock.closing or (cached is not None and cached[0].version >= version):
                 return  # our own commit, or one we already read
             self._cache.pop(match_id, None)
+            self.signals.publish(Heard(match_id, version))
             if self.owns(guild_id):
                 m, _ = await self.get(match_id)
                 self.clock.arm(m)

@@ -38,7 +38,7 @@ from engine.match import Matches
 from engine.meta import MatchMeta
 from engine.ratings import user_key
 from engine.registry import rules_for
-from engine.signals import Committed, Signal, Signals
+from engine.signals import Committed, Heard, Signal, Signals
 from engine.store import LIVE, LiveEntry, SeatInfo, StoreError, WriteConflict
 from engine.store.base import Store
 from engine.tournament import flow, places
@@ -148,7 +148,7 @@ class Tournaments:
     # ---- what happens by itself ------------------------------------------------------------------
 
     def _heard(self, signal: Signal) -> None:
-        if isinstance(signal, Committed) and signal.match_id in self._of_match:
+        if isinstance(signal, Committed | Heard) and signal.match_id in self._of_match:
             self.kick(self._of_match[signal.match_id])
 
     async def _fire(self, tournament_id: int) -> None:
