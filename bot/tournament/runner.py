@@ -31,6 +31,7 @@ from bot.render_pool import rendered
 from bot.surfaces.coordinator import Surfaces
 from bot.surfaces.send import Send
 from bot.tournament import texts
+from engine import options as options_of
 from engine.clock import MatchClock
 from engine.core import Choice
 from engine.errors import EngineError, MatchNotFound
@@ -235,7 +236,9 @@ class Tournaments:
     async def _open_match(self, t: Tournament, g: Game, thread_id: int) -> int:
         by_id = {p.id: p for p in t.players}
         seats = [SeatInfo(u, by_id[u].name, locale=by_id[u].locale) for u in g.players]
-        options = dict(t.options)
+        rules = rules_for(t.game)
+        known = {o.name for o in options_of.declared(rules.options, rules.real_time)}
+        options = {k: v for k, v in t.options.items() if k in known}  # (a race has no time-out rule)
         side = side_option(t.game)
         if side is not None:  # seat 0 plays the game's first side: the pairing balanced who sits there
             options.setdefault("side", side.choices[0])

@@ -13,6 +13,7 @@ import discord
 from bot.components import ActionButton
 from bot.i18n import Translator, translator
 from bot.messages import MAX_CONTENT, Board
+from engine.registry import rules_for
 from engine.tournament import flow, pairing, standings
 from engine.tournament.model import CANCELLED, FINISHED, PAUSED, RUNNING, SIGNUP, Game, Tournament
 from render import tournament as picture
@@ -96,8 +97,9 @@ def message(t: Tournament, tr: Translator, now: float) -> Board:
         if t.status == SIGNUP:
             lines.append(tr("tournament.signup", when=when, time=time))
         else:
-            lines.append(tr("tournament.expired" if t.ended_by is None else "tournament.cancelled",
-                            n=len(t.players), min=2))  # fmt: skip
+            need = flow.minimum(t, rules_for(t.game).min_players)
+            key = "tournament.expired" if t.ended_by is None else "tournament.cancelled"
+            lines.append(tr(key, n=len(t.players), min=need))
         entries = [f"{names(t, [p.id])}" for p in t.players]
         players = tr("tournament.players", n=len(entries), names=_listing(entries, 1200, tr))
         lines.append(players if entries else tr("tournament.nobody"))

@@ -400,3 +400,30 @@ async def test_signup_closes_by_itself_and_managing_is_for_managers(simcord_env)
     assert standings_posts(ch1), "the final standings are posted when a manager ends it"
     r = await a.slash(ch1, "tournament standings")
     assert r.ephemeral and r.response.message.attachments
+
+
+async def test_an_ubongo_race_as_a_tournament_table(simcord_env):
+    """A real-time game plays a tournament's table like any other: its puzzles go by DM to the seated
+    players, and a player who resigns is last at the table."""
+    env = simcord_env
+    _, channel, boss, players = organiser(env, 3, game_names="u")
+    tid = await create(env, channel, boss, players, game="ubongo", format="knockout", table_size=3)
+    await start(env, channel, boss, tid)
+    t = await env.bot.tournaments.get(tid)
+    [g] = t.of_round(1)
+    assert len(g.players) == 3
+    m, _ = await env.bot.matches.get(g.match_id)
+    assert m.status == "active" and m.meta.tournament == tid
+    for p in players:
+        dm = p.user.dm_channel
+        assert dm is not None and dm.history(), "each seat's puzzle by DM"
+    for loser in g.players[1:]:
+        await resign(env, channel, players, g.match_id, loser)
+    m, _ = await env.bot.matches.get(g.match_id)
+    assert m.status == "active" and m.seats[1].ai and m.seats[2].ai, "the computer races for who left"
+    r = await boss.slash(thread(channel, g.thread_id), "game end")
+    assert r.response.content == TR("done.ended")
+    t = await env.bot.tournaments.get(tid)
+    assert t.status == FINISHED and t.of_round(1)[0].places == [0, 0, 0], "ended without a result: a draw"
+    champion = standings_posts(channel)[-1].content.splitlines()[1]
+    assert champion.startswith("1. "), "a drawn knockout table: the better seed goes on"
