@@ -245,6 +245,7 @@ class GameBot(commands.AutoShardedBot):
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         await self.matches.close_channel(channel.id)
+        await self.tournaments.close_channel(channel.id)
 
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         await self.matches.close_channel(payload.thread_id)

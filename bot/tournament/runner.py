@@ -29,7 +29,7 @@ from bot.messages import Board
 from bot.names import clean_name
 from bot.render_pool import rendered
 from bot.surfaces.coordinator import Surfaces
-from bot.surfaces.send import Send
+from bot.surfaces.send import CHANNEL_GONE, Send, verdict
 from bot.tournament import texts
 from engine import options as options_of
 from engine.clock import MatchClock
@@ -48,7 +48,8 @@ from engine.tournament.model import FINISHED, OPEN, RUNNING, SIGNUP, Game, Tourn
 
 log = logging.getLogger(__name__)
 
-RETRY_SECONDS = 5.0  # Discord refused a step (a thread, a post): advance tries again after this
+# Discord (or the database) refused a step: advance tries again after these, then every 5 minutes
+RETRY_SECONDS = (1.0, 5.0, 15.0, 60.0, 300.0)
 Change = Callable[[Tournament], object]
 
 
@@ -181,14 +182,23 @@ class Tournaments:
         self._advancing[tournament_id] = task
 
     async def _advance_loop(self, tournament_id: int) -> None:
+        failures = 0
         try:
             while True:
                 self._again.discard(tournament_id)
                 try:
                     await self.advance(tournament_id)
+                    failures = 0
                 except (discord.HTTPException, StoreError, EngineError) as err:
-                    log.warning("tournament %s: not brought in line yet (%r); again soon", tournament_id, err)
-                    await asyncio.sleep(RETRY_SECONDS)
+                    if isinstance(err, discord.HTTPException) and verdict(err).what == CHANNEL_GONE:
+                        await self.channel_gone(tournament_id)
+                        break
+                    wait = RETRY_SECONDS[min(failures, len(RETRY_SECONDS) - 1)]
+                    failures += 1
+                    log.warning(
+                        "tournament %s: not brought in line yet (%r); again in %ss", tournament_id, err, wait
+                    )
+                    await asyncio.sleep(wait)
                     self._again.add(tournament_id)
                 except Exception:
                     log.exception("tournament %s could not be brought in line", tournament_id)
@@ -196,6 +206,24 @@ class Tournaments:
                     break
         finally:
             self._advancing.pop(tournament_id, None)
+
+    async def channel_gone(self, tournament_id: int) -> None:
+        """The tournament's channel was deleted (its threads with it): it ends where it stands."""
+
+        def close(t: Tournament) -> None:
+            if t.status in OPEN:
+                t.status = "cancelled" if t.status == SIGNUP else FINISHED
+                t.round_deadline = None
+
+        with contextlib.suppress(EngineError, StoreError):
+            await self.change(tournament_id, close)
+        log.info("tournament %s closed: its channel is gone", tournament_id)
+
+    async def close_channel(self, channel_id: int) -> None:
+        """A channel was deleted: its open tournaments end (``/tournament`` can no longer reach them)."""
+        for t in await self.store.tournaments_in(channel_id):
+            if t.status in OPEN:
+                await self.channel_gone(t.id)
 
     async def advance(self, tournament_id: int) -> None:
         t = await self.get(tournament_id)
