@@ -208,7 +208,8 @@ class Tournaments:
             self._advancing.pop(tournament_id, None)
 
     async def channel_gone(self, tournament_id: int) -> None:
-        """The tournament's channel was deleted (its threads with it): it ends where it stands."""
+        """The tournament's channel was deleted, its threads with it: it ends where it stands, and the
+        matches still running in those threads are closed."""
 
         def close(t: Tournament) -> None:
             if t.status in OPEN:
@@ -216,7 +217,10 @@ class Tournaments:
                 t.round_deadline = None
 
         with contextlib.suppress(EngineError, StoreError):
-            await self.change(tournament_id, close)
+            t = await self.change(tournament_id, close)
+            for g in t.of_round(t.round):  # their threads went with the channel
+                if g.match_id is not None and g.places is None:
+                    await self.matches.close_gone(g.match_id)
         log.info("tournament %s closed: its channel is gone", tournament_id)
 
     async def close_channel(self, channel_id: int) -> None:

@@ -427,3 +427,17 @@ async def test_an_ubongo_race_as_a_tournament_table(simcord_env):
     assert t.status == FINISHED and t.of_round(1)[0].places == [0, 0, 0], "ended without a result: a draw"
     champion = standings_posts(channel)[-1].content.splitlines()[1]
     assert champion.startswith("1. "), "a drawn knockout table: the better seed goes on"
+
+
+async def test_a_deleted_channel_ends_its_tournament_and_its_matches(simcord_env):
+    env = simcord_env
+    _, channel, boss, players = organiser(env, 2, game_names="x")
+    tid = await create(env, channel, boss, players, game="uonga", format="swiss", rounds=2)
+    await start(env, channel, boss, tid)
+    [g] = (await env.bot.tournaments.get(tid)).of_round(1)
+    env.backend.delete_channel(channel.id)
+    await env.advance_time(1)
+    t = await env.bot.tournaments.get(tid)
+    assert t.status == FINISHED and t.deadline is None, "nothing left to run: no timer, no retries"
+    m, _ = await env.bot.matches.get(g.match_id)
+    assert m.status == "cancelled" and m.timers == {}, "its match went with its thread"
