@@ -272,11 +272,9 @@ class Store(abc.ABC, SurfaceQueries, TournamentQueries):
         return [_row_to_match(r) for r in rows]
 
     async def forget_user(self, user_id: int, now: float) -> Forgotten:
-        """Delete what is kept about a user, in one transaction: their stats, ratings, records and own
-        settings go; in every match that is over their seats keep their moves but name nobody (no id,
-        no name, no DM), and the match no longer says they hosted or ended it; every tournament keeps
-        their results under an anonymous entry. Refused while they sit in a live
-        match (lobby or running): ``SeatedInLiveMatch``, nothing changed."""
+        """Delete what is kept about a user in one transaction: stats, ratings, records, settings; their
+        seats in finished matches keep the moves but name nobody (no id, name, DM, host or ender), and
+        tournaments keep their results anonymously. Refused while they sit in a live match."""
         needle = f"%{user_id}%"
 
         async def forget(db: Conn) -> Forgotten:
