@@ -224,7 +224,8 @@ class Matches(Writer):
             if m.status != "active":
                 return
             read, soon = m.version, self.now() + AWAY_SECONDS
-            m.options = {**m.options, "timeout": "computer"}
+            if "timeout" in m.options:  # (a real-time race has no time-out rule)
+                m.options = {**m.options, "timeout": "computer"}
             for s in m.seats:
                 s.away = s.away or not s.ai
             limits = {

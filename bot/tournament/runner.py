@@ -138,7 +138,20 @@ class Tournaments:
         found = [t for t in await self.store.open_tournaments() if self.owns(t.guild_id)]
         for t in found:
             self._committed(t)
+            if t.status == RUNNING and t.round_deadline is None:  # its time ran out before a crash
+                await self._hurry(t, again=True)
         return len(found)
+
+    async def _hurry(self, t: Tournament, *, again: bool = False) -> None:
+        """The round's time is up: hurry its matches still running (``again``: those not hurried yet,
+        as far as the row tells: their time-out rule is still the tournament's)."""
+        for g in t.of_round(t.round):
+            if g.match_id is None or g.places is not None:
+                continue
+            with contextlib.suppress(EngineError, StoreError):
+                if again and (await self.matches.get(g.match_id))[0].options.get("timeout") != "forfeit":
+                    continue
+                await self.matches.hurry(g.match_id)
 
     async def close(self) -> None:
         await self.clock.close()
@@ -167,11 +180,8 @@ class Tournaments:
                 await self.change(t.id, lambda x: setattr(x, "status", "cancelled"))
             return
         if t.status == RUNNING:
-            await self.change(t.id, lambda x: setattr(x, "round_deadline", None))
-            for g in t.of_round(t.round):
-                if g.match_id is not None and g.places is None:
-                    with contextlib.suppress(EngineError):
-                        await self.matches.hurry(g.match_id)
+            t = await self.change(t.id, lambda x: setattr(x, "round_deadline", None))
+            await self._hurry(t)
 
     def kick(self, tournament_id: int) -> None:
         """Bring the tournament in line soon (once more if it is being brought in line now)."""
