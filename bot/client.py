@@ -22,6 +22,7 @@ from bot.ratelimit import RateLimiter
 from bot.router import Router, is_moderator
 from bot.settings import StoreOptions
 from bot.surfaces import DiscordSend, Surfaces, replay_viewer
+from bot.tournament.runner import Tournaments
 from engine import compute
 from engine.errors import DatabaseBusy, EngineError
 from engine.history import owned_seat
@@ -34,7 +35,14 @@ from engine.store.open import open_store
 log = logging.getLogger(__name__)
 
 # loaded in this order: the order in which the commands are registered (and synced to Discord)
-EXTENSIONS = ("bot.cogs.common", "bot.cogs.replay", "bot.cogs.games", "bot.cogs.stats", "bot.cogs.privacy")
+EXTENSIONS = (
+    "bot.cogs.common",
+    "bot.cogs.replay",
+    "bot.cogs.games",
+    "bot.cogs.stats",
+    "bot.cogs.privacy",
+    "bot.cogs.tournament",
+)
 
 
 def _now() -> float:
@@ -129,7 +137,17 @@ class GameBot(commands.AutoShardedBot):
         )
         self.surfaces = Surfaces(self.matches, self.store, DiscordSend(self), _now)
         self.matches.signals.subscribe(self._heard)
-        self.router = Router(self.matches, self.surfaces, self.within_limits, self._replay_step, ack_seconds)
+        self.tournaments = Tournaments(
+            self.store, self.matches, self.surfaces, self.surfaces.send, _now, self.owns
+        )
+        self.router = Router(
+            self.matches,
+            self.surfaces,
+            self.within_limits,
+            self._replay_step,
+            ack_seconds,
+            tournaments=self.tournaments.click,
+        )
         self.dev_guild_id = dev_guild_id
 
     async def setup_hook(self) -> None:
@@ -156,10 +174,14 @@ class GameBot(commands.AutoShardedBot):
                 f"{self.store.description}: {err}: another program holds the database; stop it"
             ) from err
         log.info("recovered %d live match(es)", count)
+        count = await self.tournaments.recover()
+        if count:
+            log.info("recovered %d open tournament(s)", count)
 
     async def close(self) -> None:
         if self._checking is not None:
             self._checking.cancel()
+        await self.tournaments.close()
         await self.surfaces.close()
         await self.matches.close()
         await self.store.close()
@@ -223,6 +245,7 @@ class GameBot(commands.AutoShardedBot):
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         await self.matches.close_channel(channel.id)
+        await self.tournaments.close_channel(channel.id)
 
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         await self.matches.close_channel(payload.thread_id)

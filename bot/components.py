@@ -8,6 +8,8 @@
   spectator; ``help``: what the player to move can do);
 - a seat's private surface (DM or ephemeral panel): p = game action, q = select, w = display only,
   y = display-only select;
+- a tournament's message: t = a tournament operation (the id field is the tournament's: ``join``,
+  ``leave``, ``start``, ``cancel``, ``show``; bot.tournament);
 - the ephemeral ``/replay`` message of a finished match: r = go to a step (the version field is the
   step it shows, 0 = the start; the argument ``first``/``prev``/``next``/``last`` names the button).
 
@@ -24,7 +26,12 @@ import discord
 
 # The one decoding of a kind letter: which surface the control sits on, and what a click on it means.
 # Nothing else tests kind letters; ids in this format from any earlier version keep routing.
-PUBLIC_SURFACE, PRIVATE_SURFACE, REPLAY_SURFACE = "public", "private", "replay"
+PUBLIC_SURFACE, PRIVATE_SURFACE, REPLAY_SURFACE, TOURNAMENT_SURFACE = (
+    "public",
+    "private",
+    "replay",
+    "tournament",
+)
 LOBBY, ACT, CHOOSE, DISPLAY, DISPLAY_CHOICE, OPEN, STEP = (
     "lobby", "act", "choose", "display", "display_choice", "open", "step"
 )  # fmt: skip
@@ -40,6 +47,7 @@ KINDS: dict[str, tuple[str, str]] = {
     "w": (PRIVATE_SURFACE, DISPLAY),
     "y": (PRIVATE_SURFACE, DISPLAY_CHOICE),
     "r": (REPLAY_SURFACE, STEP),
+    "t": (TOURNAMENT_SURFACE, "tournament"),
 }
 _KIND_OF = {v: k for k, v in KINDS.items()}
 
@@ -49,9 +57,9 @@ def kind_for(surface: str, intent: str) -> str:
 
 
 _ARG = r"[A-Za-z0-9._-]{0,80}"
-BUTTON_ID = rf"(?P<kind>[lghpvwr]):(?P<mid>[0-9]{{1,18}}):(?P<ver>[0-9]{{1,9}}):(?P<arg>{_ARG})"
+BUTTON_ID = rf"(?P<kind>[lghpvwrt]):(?P<mid>[0-9]{{1,18}}):(?P<ver>[0-9]{{1,9}}):(?P<arg>{_ARG})"
 SELECT_ID = rf"(?P<kind>[sqxy]):(?P<mid>[0-9]{{1,18}}):(?P<ver>[0-9]{{1,9}}):(?P<arg>{_ARG})"
-OURS = re.compile(rf"[lghpvwrsqxy]:[0-9]{{1,18}}:[0-9]{{1,9}}:{_ARG}")
+OURS = re.compile(rf"[lghpvwrtsqxy]:[0-9]{{1,18}}:[0-9]{{1,9}}:{_ARG}")
 
 
 @dataclass(frozen=True)

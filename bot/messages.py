@@ -147,9 +147,15 @@ def rematch_lobby(m: MatchRow, tr: Translator) -> Board:
 
 def options_text(m: MatchRow, tr: Translator, players: int = 0) -> str:
     """The game's options as its header shows them, and a daily game's pace (engine.pace): in the
-    lobby (``players`` 0) with its rules in full, on the board in short."""
+    lobby (``players`` 0) with its rules in full, on the board in short. A live game's lobby says a
+    forfeit rule (players must know a no-show loses). A tournament's match says that instead: its
+    seats were set by the pairing (the game's own words would speak of a host, who is not seated)."""
+    if m.meta.tournament is not None:
+        return tr("tournament.match_options")
     text = UIS[m.game].option_text(m.options, tr, players)
     if not pace.daily(m.options):
+        if pace.forfeits(m.options) and not players:
+            return f"{text}\n{tr('pace.live', timeout=tr('pace.timeout_forfeit'))}"
         return text
     hours = int(m.options.get("turn_hours") or 24)
     if players:

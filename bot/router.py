@@ -26,6 +26,7 @@ from bot.components import (
     PRIVATE_SURFACE,
     PUBLIC_SURFACE,
     REPLAY_SURFACE,
+    TOURNAMENT_SURFACE,
     Click,
     decode,
 )
@@ -58,6 +59,11 @@ log = logging.getLogger(__name__)
 # has answered them already)
 Limits = Callable[..., Awaitable[bool]]
 Replays = Callable[[discord.Interaction, int, int], Awaitable[None]]
+Clicked = Callable[[discord.Interaction, Click], Awaitable[None]]
+
+
+async def _no_tournaments(interaction: discord.Interaction, click: Click) -> None:
+    await errors.reply_engine(interaction, BadActionCode())
 
 
 class WrongPlace(EngineError):
@@ -91,8 +97,10 @@ class Router:
         limits: Limits,
         replays: Replays,
         ack_seconds: float = punctual.ACK_SECONDS,
+        tournaments: Clicked = _no_tournaments,
     ) -> None:
         self.matches = matches
+        self.tournaments = tournaments  # a tournament's controls: bot.tournament answers them
         self.surfaces = surfaces
         self.limits = limits
         self.replays = replays
@@ -102,7 +110,10 @@ class Router:
         self.surfaces.note_locale(interaction)  # the clicker's DMs follow their language
         try:
             await self.clicks.handling(interaction)
-            await self._on_component(interaction, click)
+            if click.surface == TOURNAMENT_SURFACE:
+                await self.tournaments(interaction, click)
+            else:
+                await self._on_component(interaction, click)
         finally:
             self.clicks.handled(interaction)
 
@@ -137,7 +148,7 @@ class Router:
         """Answer a refused click by redrawing the surface it came from as it is now (a board behind
         a failed edit, a DM a race left behind, a panel that stopped following): the player sees the
         truth at once. Only surfaces of a started match (live or over) that the clicker may see."""
-        if interaction.response.is_done() or click.surface == REPLAY_SURFACE:
+        if interaction.response.is_done() or click.surface in (REPLAY_SURFACE, TOURNAMENT_SURFACE):
             return
         try:
             m, state = await self.matches.get(click.match_id)

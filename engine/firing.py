@@ -89,7 +89,7 @@ class Firing:
                 events.extend(staleness.gone_away(m, rules.to_move(state)))
         elif timer is not None and timer.seat is not None:  # a turn limit: the computer plays the turn
             acted = timer.seat
-            m.seats[acted].away = not pace.daily(m.options)  # (a daily player keeps their next turns)
+            m.seats[acted].away = not pace.keeps_full_turns(m.options)  # (else their next turns are short)
             m.meta.timed_out = sorted({*m.meta.timed_out, acted})  # the result says so (engine.result)
             events = [Event("timeout", {"seat": acted})]
             if pace.forfeits(m.options):
@@ -117,7 +117,7 @@ class Firing:
         return Update(m, state, [])
 
     async def _forfeit(self, m: MatchRow, state: Any, seat: int, events: list[Event], read: int) -> Update:
-        """A daily player's second time-out with ``timeout: forfeit``: their seat is resigned, as
+        """A player's second time-out with ``timeout: forfeit``: their seat is resigned, as
         ``/game resign`` does it (with two seats the other wins; else the computer plays it on and
         it never wins, engine.result)."""
         w = self.writer

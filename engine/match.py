@@ -39,7 +39,7 @@ from engine.history import HISTORIES, History
 from engine.lobby import LOBBY_SECONDS, REMATCH_SECONDS, Lobby
 from engine.options import TURN_SECONDS
 from engine.registry import rules_for
-from engine.signals import Signals, Update
+from engine.signals import Heard, Signals, Update
 from engine.staleness import log_action
 from engine.store import LIVE, Forgotten, LiveEntry, MatchRow, SeatedInLiveMatch, StoreBusy, WriteConflict
 from engine.store.base import Store
@@ -215,6 +215,25 @@ class Matches(Writer):
             event = Event("ended", {"by": user_id})
             return await self.cancel(m, state, event, m.version, ended_by=(user_id, name))
 
+    async def hurry(self, match_id: int) -> None:
+        """A tournament round's time is up: every member of this match still running counts as away,
+        so a turn not taken within AWAY_SECONDS is played by the computer (a click takes it back, as
+        after any time-out), and time-outs no longer forfeit: the match soon ends, with a result that
+        counts, even if nobody is there."""
+        async with self.writing(match_id) as (m, state):
+            if m.status != "active":
+                return
+            read, soon = m.version, self.now() + AWAY_SECONDS
+            if "timeout" in m.options:  # (a real-time race has no time-out rule)
+                m.options = {**m.options, "timeout": "computer"}
+            for s in m.seats:
+                s.away = s.away or not s.ai
+            limits = {
+                t.key for t in rules_for(m.game).timers(state) if t.seat is not None and t.action is None
+            }
+            m.timers = {k: min(due, soon) if k in limits else due for k, due in m.timers.items()}
+            await self.commit(m, state, [], read)
+
     async def discard_lobby(self, match_id: int) -> None:
         """A lobby (or a game started with it at once) whose message could not be posted: close it so
         it never blocks its channel."""
@@ -350,6 +369,7 @@ class Matches(Writer):
             if self.clock.closing or (cached is not None and cached[0].version >= version):
                 return  # our own commit, or one we already read
             self._cache.pop(match_id, None)
+            self.signals.publish(Heard(match_id, version))
             if self.owns(guild_id):
                 m, _ = await self.get(match_id)
                 self.clock.arm(m)

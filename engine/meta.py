@@ -70,6 +70,7 @@ class MatchMeta:
     record: RecordNote | None = None  # a solo run's personal record (engine.records)
     recap: float | None = None  # when the recap of the finished game was taken on (once per match)
     broken: str | None = None  # why the stored match was set aside (it could not be decoded)
+    tournament: int | None = None  # the tournament whose table this match is (engine.tournament)
     extra: dict[str, Any] = field(default_factory=dict)  # unknown keys, kept as read (see above)
 
     def copy(self) -> MatchMeta:
@@ -101,6 +102,7 @@ class MatchMeta:
             "rematch_of": self.rematch_of,
             "recap": self.recap,
             "broken": self.broken,
+            "tournament": self.tournament,
             "result": None if self.result is None else asdict(self.result),
             "record": None if self.record is None else self.record.dump(),
         }
@@ -158,6 +160,7 @@ class MatchMeta:
             record=None if record is None else RecordNote.load(record),
             recap=_number(known["recap"]),
             broken=_text(known["broken"]),
+            tournament=_integer(known["tournament"]),
             extra=rest,
         )
 
@@ -181,6 +184,7 @@ _KNOWN = (
     "record",
     "recap",
     "broken",
+    "tournament",
 )
 
 

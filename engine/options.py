@@ -15,8 +15,8 @@ TURN_SECONDS = Integer("turn_seconds", default=120, low=10, high=86400)
 THREAD = Flag("thread", default=False)
 PLATFORM: tuple[Option, ...] = (TURN_SECONDS, THREAD)
 # games that run for days (engine.pace), for every game but a real-time one (``Rules.real_time``):
-# ``live`` plays with ``turn_seconds``; ``daily`` with ``turn_hours``, and what a daily turn that runs
-# out does: the computer plays it (``computer``), or after two the player forfeits (``forfeit``)
+# ``live`` plays with ``turn_seconds``; ``daily`` with ``turn_hours``; and, at either pace, what a turn
+# that runs out does: the computer plays it (``computer``), or after two the player forfeits (``forfeit``)
 PACE = Choice("pace", ("live", "daily"))
 TURN_HOURS = Integer("turn_hours", default=24, low=1, high=168)
 TIMEOUT = Choice("timeout", ("computer", "forfeit"))

@@ -7,7 +7,9 @@ of a daily match's time, read by the writer's timer plan and by the firing of du
   once per turn limit; firing it commits no move, only ``meta.reminded``, which the bot tells);
 - a daily turn that runs out is played by the computer (``timeout: computer``), or, with ``timeout:
   forfeit``, the player's second time-out forfeits: their seat is resigned (engine.result: it never
-  wins; with two seats the other wins at once);
+  wins; with two seats the other wins at once). ``timeout: forfeit`` holds in a live game too (a
+  tournament's match: a no-show forfeits), and there too a timed-out player keeps their full limit
+  (they are not taken for away, whose turns are short): their second time-out is a whole turn later;
 - a daily lobby stays open for seven days.
 
 Timers are stored with their absolute due time like every other, so they survive restarts and the
@@ -32,7 +34,13 @@ def daily(options: Mapping[str, Any]) -> bool:
 
 
 def forfeits(options: Mapping[str, Any]) -> bool:
-    return daily(options) and options.get("timeout") == "forfeit"
+    """A player's second time-out forfeits their seat (any pace)."""
+    return options.get("timeout") == "forfeit"
+
+
+def keeps_full_turns(options: Mapping[str, Any]) -> bool:
+    """A player whose turn ran out is not taken for away (short turns): daily, or a forfeit rule."""
+    return daily(options) or forfeits(options)
 
 
 def turn_seconds(options: Mapping[str, Any], default: int) -> int:
@@ -44,6 +52,14 @@ def turn_seconds(options: Mapping[str, Any], default: int) -> int:
 
 def remind_key(seat: int) -> str:
     return f"{REMIND}:{seat}"
+
+
+def limit_key(declared: Iterable[Timer], seat: int) -> str | None:
+    """The key of ``seat``'s own turn limit among the timers a state declares (None: not to move)."""
+    for t in declared:
+        if t.seat == seat and t.action is None and t.seconds is None:
+            return t.key
+    return None
 
 
 def reminders(

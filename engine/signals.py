@@ -38,6 +38,15 @@ class Committed:
 
 
 @dataclass(frozen=True)
+class Heard:
+    """Another process committed a match (a shared database): what follows a match's end in this
+    process (a tournament's result) learns of it too. Surfaces do not: the committing process shows it."""
+
+    match_id: int
+    version: int
+
+
+@dataclass(frozen=True)
 class TimerHeld:
     """A due timer cannot fire for a while (``held``), or fires at last (not ``held``)."""
 
@@ -53,7 +62,7 @@ class SetAside:
     channel_id: int | None
 
 
-Signal = Committed | TimerHeld | SetAside
+Signal = Committed | Heard | TimerHeld | SetAside
 Listener = Callable[[Signal], None]
 
 

@@ -1,7 +1,7 @@
 """English messages (complete). Keys are stable; templates use str.format fields. Shared strings
 here, each game's in ``en_<game>.py``."""
 
-from bot.locales import en_commands, en_honga, en_table, en_ubongo, en_ugah, en_uonga
+from bot.locales import en_commands, en_honga, en_table, en_tournament, en_ubongo, en_ugah, en_uonga
 from render.honga import EN_LABELS as HONGA_LABELS
 from render.ubongo import EN_LABELS as UBONGO_LABELS
 from render.ugah import EN_LABELS as UGAH_LABELS
@@ -125,13 +125,14 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "opt.pace.live": "live",
     "opt.pace.daily": "daily",
     "opt.turn_hours": "A daily game's hours per turn, 1 to 168 (default 24)",
-    "opt.timeout": "When a daily turn runs out: the computer plays it, or a second one forfeits the seat",
+    "opt.timeout": "When a turn runs out: the computer plays it, or a player's second forfeits their seat",
     "opt.timeout.computer": "the computer plays the turn",
     "opt.timeout.forfeit": "a second time-out forfeits",
     "pace.daily": (
         "📅 Daily game: 1 hour per turn, with a reminder when a quarter of it is left (by DM with `/game notify on`, else here). A turn that runs out: {timeout}. This lobby stays open 7 days.",
         "📅 Daily game: {n} hours per turn, with a reminder when a quarter of it is left (by DM with `/game notify on`, else here). A turn that runs out: {timeout}. This lobby stays open 7 days.",
     ),
+    "pace.live": "⏱️ A turn that runs out: {timeout}.",
     "pace.timeout_computer": "the computer plays it",
     "pace.timeout_forfeit": "the computer plays it, and a player's second forfeits their seat",
     "pace.short": ("📅 1 h per turn", "📅 {n} h per turn"),
@@ -210,6 +211,7 @@ MESSAGES.update(en_ubongo.MESSAGES)
 MESSAGES.update(en_honga.MESSAGES)
 MESSAGES.update(en_commands.MESSAGES)
 MESSAGES.update(en_table.MESSAGES)  # recap, /replay, the rules picture, rematch once
+MESSAGES.update(en_tournament.MESSAGES)
 
 # every word drawn on the images: the renderers' labels, as render.<game>.<label> (fields unfilled)
 RENDER_LABELS: dict[str, dict[str, str]] = {

@@ -14,6 +14,16 @@ COMMANDS = (
     "fair",
     "stats",
     "leaderboard",
+    "mine",
+    "notify",
+    "tournament",
+    "create",
+    "standings",
+    "leave",
+    "drop",
+    "pause",
+    "resume",
+    "anyone",
 )
 OPTIONS = (
     "variant",
@@ -37,6 +47,17 @@ OPTIONS = (
     "match",
     "game",
     "member",
+    "state",
+    "pace",
+    "turn_hours",
+    "timeout",
+    "format",
+    "rounds",
+    "table_size",
+    "round_minutes",
+    "signup_minutes",
+    "title",
+    "player",
 )
 
 MESSAGES: dict[str, str | tuple[str, str]] = {f"cmd.{name}.name": name for name in COMMANDS}

@@ -84,6 +84,14 @@ async def post_first(
     rec.showed(shown(m.version, board))
 
 
+async def post_new(ctx: Context, rec: Reconciler, m: MatchRow, state: Any, channel_id: int) -> None:
+    """A new match's first message, posted by the bot itself (no command or click opened it)."""
+    board = await rendered(await public_board(ctx.addresses, m, state))
+    message_id = await ctx.send.post(channel_id, board)
+    await adopt(ctx, rec, m, channel_id, message_id)
+    rec.showed(shown(m.version, board))
+
+
 async def adopt(
     ctx: Context, rec: Reconciler, m: MatchRow, channel_id: int, message_id: int, token: str | None = None
 ) -> None:

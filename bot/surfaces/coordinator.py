@@ -223,6 +223,12 @@ class Surfaces:
         await board.post_first(self.ctx, self.reconciler(m.id, BOARD), interaction, m, state)
         self.changed(m.id)
 
+    async def post_in(self, m: MatchRow, state: Any, channel_id: int) -> None:
+        """A match opened by the bot itself (a tournament's) posts its first board in ``channel_id``
+        (its thread); the other surfaces follow."""
+        await board.post_new(self.ctx, self.reconciler(m.id, BOARD), m, state, channel_id)
+        self.changed(m.id)
+
     async def repost(self, match_id: int) -> bool:
         """/game board: the board posted anew at the bottom of the channel, the old one removed."""
         await board.repost(self.ctx, self.reconciler(match_id, BOARD), match_id)

@@ -131,6 +131,7 @@ class Send(Protocol):
     async def delete(self, channel_id: int, message_id: int) -> None: ...
     async def dm_channel(self, user_id: int) -> int: ...
     async def start_thread(self, channel_id: int, message_id: int, name: str) -> int: ...
+    async def open_thread(self, channel_id: int, name: str) -> int: ...
     async def archive(self, thread_id: int) -> None: ...
 
 
@@ -191,6 +192,16 @@ class DiscordSend:
         # Message.create_thread refuses one without it (ValueError) before asking Discord
         data = await self.client.http.start_thread_with_message(
             channel_id, message_id, name=cut(name, 100, ELLIPSIS), auto_archive_duration=1440
+        )
+        return int(data["id"])
+
+    async def open_thread(self, channel_id: int, name: str) -> int:
+        """A public thread of its own in ``channel_id`` (a tournament's match), with no message."""
+        data = await self.client.http.start_thread_without_message(
+            channel_id,
+            name=cut(name, 100, ELLIPSIS),
+            auto_archive_duration=1440,
+            type=discord.ChannelType.public_thread.value,
         )
         return int(data["id"])
 

@@ -33,6 +33,7 @@ from engine.store.conn import Body, Conn, Listener, T
 from engine.store.errors import SeatedInLiveMatch, WriteConflict
 from engine.store.rows import Forgotten, LiveEntry, LoggedAction, MatchRow, Record, SeatInfo
 from engine.store.surfaces import SurfaceQueries
+from engine.store.tournaments import TournamentQueries, forget_in_tournaments
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +53,7 @@ def _forget_in(m: MatchRow, user_id: int) -> bool:
     return changed
 
 
-class Store(abc.ABC, SurfaceQueries):
+class Store(abc.ABC, SurfaceQueries, TournamentQueries):
     """The queries; subclasses provide ``_fetch`` (one query) and ``_write`` (one transaction, given
     as a function of its connection so a backend can run it where it is cheapest and retry it)."""
 
@@ -271,10 +272,9 @@ class Store(abc.ABC, SurfaceQueries):
         return [_row_to_match(r) for r in rows]
 
     async def forget_user(self, user_id: int, now: float) -> Forgotten:
-        """Delete what is kept about a user, in one transaction: their stats, ratings, records and own
-        settings go; in every match that is over their seats keep their moves but name nobody (no id,
-        no name, no DM), and the match no longer says they hosted or ended it. Refused while they sit in a live
-        match (lobby or running): ``SeatedInLiveMatch``, nothing changed."""
+        """Delete what is kept about a user in one transaction: stats, ratings, records, settings; their
+        seats in finished matches keep the moves but name nobody (no id, name, DM, host or ender), and
+        tournaments keep their results anonymously. Refused while they sit in a live match."""
         needle = f"%{user_id}%"
 
         async def forget(db: Conn) -> Forgotten:
@@ -324,6 +324,7 @@ class Store(abc.ABC, SurfaceQueries):
                             seat,
                         )
                 changed += 1
+            await forget_in_tournaments(db, user_id, now)
             rated = await db.execute("DELETE FROM ratings WHERE player=?", str(user_id))
             recorded = await db.execute("DELETE FROM records WHERE user_id=?", user_id)
             settings = await db.execute("DELETE FROM user_settings WHERE user_id=?", user_id)

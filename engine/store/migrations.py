@@ -225,6 +225,24 @@ MIGRATIONS: list[Migration] = [
     );
     """
     ),
+    # 10: tournaments (engine.tournament.model): the record as one JSON object, its version (every
+    # write is conditional on the one it read) and the due time of its timer, for start-up.
+    Migration(
+        """
+    CREATE TABLE tournaments (
+        id         $id,
+        guild_id   $int64,
+        channel_id $int64 NOT NULL,
+        status     TEXT    NOT NULL,
+        version    INTEGER NOT NULL,
+        deadline   $real,
+        data       TEXT    NOT NULL,
+        created    $real   NOT NULL,
+        updated    $real   NOT NULL
+    );
+    CREATE INDEX tournaments_status ON tournaments (status);
+    """
+    ),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

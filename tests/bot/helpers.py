@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from typing import Any
 
 from simcord.backend.models import Interaction
@@ -39,6 +40,7 @@ __all__ = [
     "public_messages",
     "restart",
     "setup_table",
+    "step_wall_clock",
     "turns",
 ]
 
@@ -112,10 +114,17 @@ async def restart(env: Any, bot_factory: Any, **kwargs: Any) -> Any:
     """Stop the running bot as a process exit would (timers, database, its instance lock), then
     start a new bot on the same database file. Returns the old bot."""
     old = env.bot
+    await old.tournaments.close()
     await old.matches.close()
     await old.store.close()
     await env.restart_bot(bot_factory(**kwargs))
     return old
+
+
+def step_wall_clock(env: Any, seconds: float) -> None:
+    """Step SimCord's wall clock alone, as NTP does: ``now()`` is its epoch plus the virtual time
+    elapsed, and the loop's timers follow the elapsed time, so moving the epoch moves only the wall."""
+    env.backend.clock._epoch += timedelta(seconds=seconds)
 
 
 async def board_message_id(env: Any, match_id: int) -> int | None:

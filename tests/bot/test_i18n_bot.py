@@ -168,6 +168,14 @@ async def test_the_synced_commands_carry_german_and_spanish_localizations(simcor
     for cmd in (game, ugah):
         for loc, text in cmd["description_localizations"].items():
             assert 1 <= len(text) <= 100, (loc, text)
+    # the games that run for days (issue 36): /game mine, /game notify state:, and the start's pace
+    assert subs["mine"]["name_localizations"] == {"de": "meine", "es-ES": "mías", "es-419": "mías"}
+    assert subs["notify"]["name_localizations"]["de"] == "benachrichtigen"
+    state = {o["name"]: o for o in subs["notify"]["options"]}["state"]
+    assert state["name_localizations"]["es-ES"] == ES("opt.state.name") == "estado"
+    names = {o["name"]: o.get("name_localizations") or {} for o in start["options"]}
+    assert names["pace"]["de"] == "tempo" and names["turn_hours"]["es-ES"] == "horas_turno"
+    assert names["timeout"]["de"] == DE("opt.timeout.name") != "timeout"
 
 
 async def ubongo_lobby_in_german(env, user_locales, ana_locale: str, jonas_locale: str):

@@ -5,24 +5,17 @@ while (a full disk), and the channel is told while a game's clock is held up."""
 from __future__ import annotations
 
 import sqlite3
-from datetime import timedelta
 
 import pytest
 
 from bot.locales.en import MESSAGES
 from harness.sim import SIM_CLOCK_WATCH
-from tests.bot.helpers import open_and_start, setup_table
+from tests.bot.helpers import open_and_start, setup_table, step_wall_clock
 from tests.bot.test_ubongo_bot import first_racer_solved
 from tests.replayed import replayed
 
 HELD = MESSAGES["match.clock_held"]
 LIMIT = 120  # the turn limit and the countdown: due long after the step, so the clock watch sees it first
-
-
-def step_wall_clock(env, seconds: float) -> None:
-    """Step SimCord's wall clock alone, as NTP does: ``now()`` is its epoch plus the virtual time
-    elapsed, and the loop's timers follow the elapsed time, so moving the epoch moves only the wall."""
-    env.backend.clock._epoch += timedelta(seconds=seconds)
 
 
 def wall(env) -> float:

@@ -29,6 +29,7 @@ def _row() -> MatchRow:
         record=RecordNote(best=3.0),
         recap=5.0,
         broken="no",
+        tournament=6,
         extra={"future": {"nested": [1]}},
         resigned=[1],
         timed_out=[0],

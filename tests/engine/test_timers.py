@@ -71,3 +71,13 @@ def test_a_daily_turn_is_reminded_once_when_a_quarter_of_it_is_left():
 def test_a_person_due_time_is_never_a_computers_nor_a_reminder():
     assert person_due({"ai:1": 5, "remind:0": 7, "turn:0": 9}) == 9
     assert person_due({"ai:1": 5}) is None
+
+
+def test_the_forfeit_rule_holds_at_either_pace_and_a_seat_s_limit_is_found():
+    assert pace.forfeits({"pace": "live", "timeout": "forfeit"}) and pace.forfeits({"timeout": "forfeit"})
+    assert not pace.forfeits({"pace": "daily", "timeout": "computer"})
+    # a timed-out player keeps full turns (not taken for away) when daily or under the forfeit rule
+    assert pace.keeps_full_turns({"pace": "live", "timeout": "forfeit"})
+    assert not pace.keeps_full_turns({"pace": "live", "timeout": "computer"})
+    clock, turn = Timer("round", seconds=30, action="stop"), Timer("turn", seat=1, per_move=True)
+    assert pace.limit_key([clock, turn], 1) == "turn:1" and pace.limit_key([clock, turn], 0) is None

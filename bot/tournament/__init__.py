@@ -1,0 +1,1 @@
+"""Tournaments on Discord: the runner (one writer per tournament) and what a tournament shows."""

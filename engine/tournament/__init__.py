@@ -1,0 +1,1 @@
+"""Tournaments: pairings and standings (pure), and a tournament's record and its changes."""
