@@ -206,7 +206,7 @@ def _rows(what: str, c: Counts) -> list[Row]:
             c.repeats == 0,
         ),
         Row(
-            f"{what}:   pictures drawn / of them bytes drawn before (another key)",
+            f"{what}:   pictures drawn / of them bytes drawn before (a wider key, or a kept one dropped)",
             f"{c.drawn} / {c.drawn_again}",
         ),
     ]

@@ -180,19 +180,7 @@ class Answers:
                     start_drawing(board)  # under way in the render pool while the text goes out
                 await edit(**board.kwargs(image=False))
                 if not same_image:
-                    newer = await self._newer(interaction, m, came_from, seat) if came_from != BOARD else None
-                    if newer is None:
-                        picture = picture_id(await rendered(board))
-                        if not (kept and picture == kept):
-                            await interaction.edit_original_response(attachments=board.files())
-                    else:  # the seat moved on meanwhile (a batch of clicks): one image, the latest
-                        m, board = newer
-                        rec.answered(shown(m.version, board, ""), token)
-                        picture = picture_id(await rendered(board))
-                        same = bool(kept) and picture == kept
-                        await interaction.edit_original_response(**board.kwargs(image=not same))
-                    if tracked:
-                        rec.pictured(image_id(board), picture)
+                    m = await self._image(interaction, m, rec, came_from, board, seat, token, kept)
         except discord.HTTPException:
             rec.forget()  # what it shows is unknown now: its reconciler puts it right
             if not interaction.response.is_done():
@@ -208,6 +196,33 @@ class Answers:
         if came_from == PANEL:
             await self._adopt_panel(interaction, m, seat)
         return True
+
+    async def _image(
+        self,
+        interaction: discord.Interaction,
+        m: MatchRow,
+        rec: Reconciler,
+        came_from: str,
+        board: Board,
+        seat: int | None,
+        token: tuple[str, int] | None,
+        kept: str,
+    ) -> MatchRow:
+        """The image after the answer's text; returns the match it shows. A private surface gets the
+        latest (a batch of clicks draws it once, not an in-between one). A picture that comes out as
+        the attachment the message has already (``kept``: "" if not known) is not sent again."""
+        newer = await self._newer(interaction, m, came_from, seat) if came_from != BOARD else None
+        if newer is None:
+            picture = picture_id(await rendered(board))
+            if not (kept and picture == kept):
+                await interaction.edit_original_response(attachments=board.files())
+        else:  # the seat moved on meanwhile (a batch of clicks): one image, the latest
+            m, board = newer
+            rec.answered(shown(m.version, board, ""), token)
+            picture = picture_id(await rendered(board))
+            await interaction.edit_original_response(**board.kwargs(image=not (kept and picture == kept)))
+        rec.pictured(image_id(board), picture)  # (only where it shows these inputs: the same bytes)
+        return m
 
     async def _newer(
         self, interaction: discord.Interaction, m: MatchRow, came_from: str, seat: int | None
