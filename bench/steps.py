@@ -5,7 +5,19 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from bench import Row, clicks, discord_roundtrip, engine, honga, platform, render, store, ubongo, uonga
+from bench import (
+    Row,
+    clicks,
+    discord_roundtrip,
+    engine,
+    honga,
+    platform,
+    redraws,
+    render,
+    store,
+    ubongo,
+    uonga,
+)
 from bench import load as load_step
 from bot import render_pool
 from bot.games import SPECS
@@ -43,6 +55,7 @@ def steps(quick: bool) -> dict[str, Callable[[], list[Row]]]:
         "every game's move click against its floors": lambda: clicks.run(quick),
         "render": lambda: render.render_time(views(), 3 if quick else 10),
         "every game's render": lambda: render.per_game(60 if quick else 240),
+        "pictures sent again unchanged": lambda: redraws.run(quick),
         "store": lambda: store.commit_time(500 if quick else 3000),
         "discord round trip": lambda: discord_roundtrip.roundtrip(60 if quick else 300),
         "event loop": lambda: render.loop_stall(views(), 3 if quick else 20),

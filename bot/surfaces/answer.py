@@ -16,7 +16,7 @@ from bot.i18n import translator
 from bot.messages import Board
 from bot.render_pool import rendered, start_drawing
 from bot.surfaces import panel
-from bot.surfaces.content import fingerprint, image_id, prepare_board, public_board, shown
+from bot.surfaces.content import fingerprint, image_id, picture_id, prepare_board, public_board, shown
 from bot.surfaces.kind import Context
 from bot.surfaces.names import BOARD, DM, PANEL
 from bot.surfaces.quiet import Quiet
@@ -158,11 +158,14 @@ class Answers:
         """``tracked`` False: the clicked message is not the surface ``rec`` knows, which is left as it is."""
         key = image_id(board)
         same_image = tracked and rec.shows_image(key)
+        # the attachment the message has (known only on a surface tracked): one drawn from other
+        # inputs that comes out the same is not sent again
+        kept = rec.shown.picture if tracked and rec.shown is not None else ""
         whole = isinstance(board.view, discord.ui.LayoutView) or board.draw is None
         # recorded before it is sent: a reconciler step starting meanwhile must not draw it again
         token = (interaction.token, interaction.message.id) if interaction.message is not None else None
         if tracked:
-            rec.answered(shown(m.version, board), token)
+            rec.answered(shown(m.version, board, kept if same_image else ""), token)
         # acknowledged already (a deferred update: bot.punctual, a thread's start): edit the message
         edit = (
             interaction.edit_original_response
@@ -177,13 +180,7 @@ class Answers:
                     start_drawing(board)  # under way in the render pool while the text goes out
                 await edit(**board.kwargs(image=False))
                 if not same_image:
-                    newer = await self._newer(interaction, m, came_from, seat) if came_from != BOARD else None
-                    if newer is None:
-                        await interaction.edit_original_response(attachments=(await rendered(board)).files())
-                    else:  # the seat moved on meanwhile (a batch of clicks): one image, the latest
-                        m, board = newer
-                        rec.answered(shown(m.version, board), token)
-                        await interaction.edit_original_response(**(await rendered(board)).kwargs())
+                    m = await self._image(interaction, m, rec, came_from, board, seat, token, kept)
         except discord.HTTPException:
             rec.forget()  # what it shows is unknown now: its reconciler puts it right
             if not interaction.response.is_done():
@@ -199,6 +196,33 @@ class Answers:
         if came_from == PANEL:
             await self._adopt_panel(interaction, m, seat)
         return True
+
+    async def _image(
+        self,
+        interaction: discord.Interaction,
+        m: MatchRow,
+        rec: Reconciler,
+        came_from: str,
+        board: Board,
+        seat: int | None,
+        token: tuple[str, int] | None,
+        kept: str,
+    ) -> MatchRow:
+        """The image after the answer's text; returns the match it shows. A private surface gets the
+        latest (a batch of clicks draws it once, not an in-between one). A picture that comes out as
+        the attachment the message has already (``kept``: "" if not known) is not sent again."""
+        newer = await self._newer(interaction, m, came_from, seat) if came_from != BOARD else None
+        if newer is None:
+            picture = picture_id(await rendered(board))
+            if not (kept and picture == kept):
+                await interaction.edit_original_response(attachments=board.files())
+        else:  # the seat moved on meanwhile (a batch of clicks): one image, the latest
+            m, board = newer
+            rec.answered(shown(m.version, board, ""), token)
+            picture = picture_id(await rendered(board))
+            await interaction.edit_original_response(**board.kwargs(image=not (kept and picture == kept)))
+        rec.pictured(image_id(board), picture)  # (only where it shows these inputs: the same bytes)
+        return m
 
     async def _newer(
         self, interaction: discord.Interaction, m: MatchRow, came_from: str, seat: int | None

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
@@ -148,6 +149,17 @@ class Reconciler:
 
     def shows_image(self, image_key: str) -> bool:
         return self.shown is not None and self.shown.image == image_key
+
+    def shows_picture(self, picture: str) -> bool:
+        """Its message has that very attachment (picture_id) already: drawn from other inputs, it
+        is not sent again. Never for a picture not known."""
+        return picture not in ("", "-") and self.shown is not None and self.shown.picture == picture
+
+    def pictured(self, image: str, picture: str) -> None:
+        """The image drawn from ``image`` (image_id) is on the message now, as ``picture``: known
+        from now on, unless the surface moved on to another image meanwhile."""
+        if self.shown is not None and self.shown.image == image and self.shown.picture != picture:
+            self._show(dataclasses.replace(self.shown, picture=picture))
 
     def ahead_of(self, version: int) -> bool:
         """It shows a version newer than ``version`` (known to this process)."""

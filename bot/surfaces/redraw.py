@@ -14,7 +14,7 @@ import discord
 
 from bot.messages import Board
 from bot.render_pool import rendered
-from bot.surfaces.content import Shown
+from bot.surfaces.content import Shown, fingerprint, picture_id
 from bot.surfaces.kind import SurfaceKind
 from bot.surfaces.reconciler import Reconciler, Retry
 from bot.surfaces.send import RETRY, Verdict, hurried, verdict
@@ -67,8 +67,15 @@ class Redrawn(SurfaceKind):
         if d is None:
             return
         image = d.new_image or page.row is None
+        picture = rec.shown.picture if rec.shown is not None else ""  # (the one the message keeps)
         if image:
-            await rendered(page.board)
+            picture = picture_id(await rendered(page.board))
+            if page.row is not None and rec.shows_picture(picture):
+                # drawn from other inputs, the same attachment as the message has: never sent again
+                image = False
+                if rec.shows(fingerprint(page.board, image=rec.shown.image if rec.shown else None)):
+                    rec.showed(Shown(m.version, d.fingerprint, d.image, picture))  # nothing else changed
+                    return
         try:
             await self._apply(rec, page, image)
         except Exception as err:
@@ -78,7 +85,7 @@ class Redrawn(SurfaceKind):
                     raise Retry(said.after) from None
             elif not await self.refused(rec, page, err, said):
                 return
-        rec.showed(Shown(m.version, d.fingerprint, d.image))
+        rec.showed(Shown(m.version, d.fingerprint, d.image, picture))
 
     async def _apply(self, rec: Reconciler, page: Drafted, image: bool) -> None:
         """``apply``, unless its route is known to be rate limited: not asked again before the

@@ -144,6 +144,9 @@ def test_what_a_surface_shows_is_named_alike_in_every_process():
     assert shown(3, here) == shown(3, there)
     assert Shown.decode(shown(3, here).encode()) == shown(3, here)
     assert Shown.decode(None) is None and Shown.decode("garbage") is None
+    drawn = Shown(3, b"\x01", "ab", "cd")
+    assert Shown.decode(drawn.encode()) == drawn, "the attachment shown is stored too"
+    assert Shown.decode("3:01:ab") == Shown(3, b"\x01", "ab", ""), "stored before pictures were named"
 
 
 async def test_an_ubongo_game_ended_by_the_host_says_so_on_every_surface(simcord_env, monkeypatch):
