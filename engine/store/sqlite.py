@@ -140,8 +140,11 @@ def _migrate(conn: sqlite3.Connection, *, current: int) -> None:
         log.info("database migrated to schema %s", number)
 
 
-def _start_log_over(conn: sqlite3.Connection) -> None:
-    conn.execute("PRAGMA wal_checkpoint(RESTART)").close()
+def _start_log_over(conn: sqlite3.Connection) -> bool:
+    """Copy the rest of the log and start it over; False when SQLite could not (a reader or the
+    checkpoint beside the writer held it: its answer says busy, it raises nothing)."""
+    busy, _, _ = conn.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
+    return not busy
 
 
 def _drive(coro: Coroutine[Any, Any, T]) -> T:
@@ -324,13 +327,18 @@ class SqliteStore(Store):
                     raise
             for job in group:
                 job.deliver()
-            if self._restart_log:
-                self._restart_log = False
-                try:
-                    await _in_thread(self.db, _start_log_over)
-                except sqlite3.Error as err:
-                    log.warning("%s: checkpoint failed (tried again after more moves): %s", self.path, err)
             self._since_checkpoint += len(group)
+            if self._checkpointing and self._since_checkpoint >= CHECKPOINT_EVERY:
+                # the log outruns the checkpoint beside the writer (a slow disk, a busy machine): wait
+                # for it (then start the log over), so the log stays bounded however the threads run
+                assert self._checkpoint is not None
+                await asyncio.shield(self._checkpoint)
+            if self._restart_log:
+                try:  # busy (a reader held it): tried again after the next group
+                    self._restart_log = not await _in_thread(self.db, _start_log_over)
+                except sqlite3.Error as err:
+                    self._restart_log = False
+                    log.warning("%s: checkpoint failed (tried again after more moves): %s", self.path, err)
             if self._checkpoints and self._since_checkpoint >= CHECKPOINT_EVERY and not self._checkpointing:
                 self._since_checkpoint = 0
                 self._checkpoint = asyncio.get_running_loop().create_task(self._checkpoint_log())
