@@ -207,6 +207,7 @@ async def play(env: Any, game: str, people: int, computers: int, seed: int, limi
             continue
         await click()
         await env.bot.surfaces.settle(mid)
+        watch.take(tally)  # (its clicks counted: the limit holds)
     m, _ = await env.bot.matches.get(mid)
     if m.status != "active":
         await env.advance_time(recap.DELAY_SECONDS + 1)  # the recap: one post a game
