@@ -72,6 +72,7 @@ class Tournaments:
         self._of_match: dict[int, int] = {}  # match id -> tournament id, for open tournaments' tables
         self._advancing: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
+        self._checks: set[asyncio.Task[None]] = set()  # a table's commit, looked at off the commit
         self._shown: dict[int, str] = {}  # what each tournament's message shows (no needless edits)
         matches.signals.subscribe(self._heard)
 
@@ -155,7 +156,7 @@ class Tournaments:
 
     async def close(self) -> None:
         await self.clock.close()
-        for task in list(self._advancing.values()):
+        for task in [*self._advancing.values(), *self._checks]:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
@@ -163,8 +164,21 @@ class Tournaments:
     # ---- what happens by itself ------------------------------------------------------------------
 
     def _heard(self, signal: Signal) -> None:
+        """A table's match was committed: once it is over, its result is taken (a move is not
+        looked at further: the cached row says the match goes on)."""
         if isinstance(signal, Committed | Heard) and signal.match_id in self._of_match:
-            self.kick(self._of_match[signal.match_id])
+            task = asyncio.get_running_loop().create_task(self._over(signal.match_id))
+            self._checks.add(task)
+            task.add_done_callback(self._checks.discard)
+
+    async def _over(self, match_id: int) -> None:
+        try:
+            m, _ = await self.matches.get(match_id)
+        except (EngineError, StoreError):
+            m = None  # (gone or unreadable: advance finds out)
+        tournament_id = self._of_match.get(match_id)
+        if tournament_id is not None and (m is None or m.status not in LIVE):
+            self.kick(tournament_id)
 
     async def _fire(self, tournament_id: int) -> None:
         """The tournament's timer: sign-up closes (it starts, or closes with too few players), or the
