@@ -284,6 +284,10 @@ class Tournaments:
         found = await self.matches.live_in_channel(thread_id)
         if found is not None and found.meta.tournament == t.id:  # opened before a restart: adopt it
             match_id = found.id
+            row = await self.surfaces.board_row(found)
+            if row is None or row.message_id is None:  # (its board was never posted)
+                m, state = await self.matches.get(match_id)
+                await self.surfaces.post_in(m, state, thread_id)
         else:
             match_id = await self._open_match(t, g, thread_id)
         t = await self.change(t.id, lambda x: setattr(_game(x, g), "match_id", match_id))

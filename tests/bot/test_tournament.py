@@ -441,3 +441,29 @@ async def test_a_deleted_channel_ends_its_tournament_and_its_matches(simcord_env
     assert t.status == FINISHED and t.deadline is None, "nothing left to run: no timer, no retries"
     m, _ = await env.bot.matches.get(g.match_id)
     assert m.status == "cancelled" and m.timers == {}, "its match went with its thread"
+
+
+@pytest.mark.simcord(check_errors=False)
+async def test_discord_failing_while_a_round_opens_loses_nothing_and_opens_nothing_twice(simcord_env):
+    """Thread creation and posts refused (Discord's 500s): the runner tries again; each table ends up
+    with one thread, one match and its board, and every match opened is the table's."""
+    env = simcord_env
+    _, channel, boss, players = organiser(env, 4, game_names="f")
+    tid = await create(env, channel, boss, players, game="uonga", format="swiss", rounds=1)
+    env.inject_error("POST", "/channels/*/threads", status=500, times=1)
+    env.inject_error("POST", "/channels/*/messages", status=500, times=3)
+    await start(env, channel, boss, tid)
+    for _ in range(10):
+        await env.advance_time(10)
+    t = await env.bot.tournaments.get(tid)
+    tables = t.of_round(1)
+    assert len(tables) == 2 and all(g.match_id and g.thread_id for g in tables)
+    assert len({g.thread_id for g in tables}) == 2 and len(channel.threads) == 2, "no thread twice"
+    for g in tables:
+        here = thread(channel, g.thread_id)
+        assert custom_ids(board(here), "g:") or custom_ids(board(here), "v:"), "each table has its board"
+        assert (await env.bot.surfaces.board_row((await env.bot.matches.get(g.match_id))[0])).message_id
+    opened = [
+        mid for mid in await env.bot.store.live_ids() if (await env.bot.matches.get(mid))[0].meta.tournament
+    ]
+    assert sorted(opened) == sorted(g.match_id for g in tables), "no match opened twice"
