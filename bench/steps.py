@@ -22,6 +22,7 @@ from bench import (
 from bench import load as load_step
 from bot import render_pool
 from bot.games import SPECS
+from engine import compute
 
 # a game's own bench (bench/<game>.py: its (metric, result, aim) rows), for the games that have one
 GAME_BENCHES: dict[str, Callable[[], list[tuple[str, str, str]]]] = {
@@ -45,7 +46,11 @@ def run_step(name: str, quick: bool) -> list[Row]:
     # the render threads draw alone for the first second: "loop delay while rendering" read 7-11 ms
     # against 5-6 ms warm)
     render_pool.warm_up()
-    return steps(quick)[name]()
+    try:
+        return steps(quick)[name]()
+    finally:  # a step's computers (engine.compute) and drawing processes: or its process never exits
+        compute.shutdown()
+        render_pool.shutdown()
 
 
 def steps(quick: bool) -> dict[str, Callable[[], list[Row]]]:
