@@ -69,7 +69,9 @@ def match(
     for g in range(games):
         side = ("cavemen", "mastodons")[g % 2]
         s = play({0: level, 1: other}, seed + g, {"side": side}, timed, views)
-        winners = RULES.outcome(s).winners
+        out = RULES.outcome(s)
+        assert out is not None
+        winners = out.winners
         score += 1.0 if winners == [0] else 0.5 if len(winners) == 2 else 0.0
         results[("win" if winners == [0] else "draw" if len(winners) == 2 else "loss", side)] += 1
     return score / games, results
@@ -134,6 +136,37 @@ def balance_rows(games: int = BALANCE_GAMES, workers: int | None = 1) -> list[Ro
     return rows
 
 
+def _tally(results: Sequence[ladder.Result]) -> Counter:
+    """Each game's result for the side seat 0 played: ("C" | "M", "win" | "draw" | "loss")."""
+    tally: Counter = Counter()
+    for res in results:
+        side = "C" if res.game.options["side"] == "cavemen" else "M"
+        tally[side, "draw" if len(res.winners) == 2 else "win" if res.winners == (0,) else "loss"] += 1
+    return tally
+
+
+def versus_rows(
+    games: int, workers: int | None = 1, first: str = "hard", second: str = "hard_v1"
+) -> list[Row]:
+    """``first`` against ``second`` (by default the hard level against the one before issue 37), from
+    the ladder's seeded openings: ``games`` games with ``first`` as the Cavemen and as many as the
+    Mastodons, the same seeds both ways. Draws are listed apart (the Mastodons' aim when behind)."""
+    jobs = [ladder.Game("uonga", (first, second), 5000 + g, {"side": side}, ladder.spec_of("uonga").openings)
+            for side in ("cavemen", "mastodons") for g in range(games)]  # fmt: skip
+    results = ladder.run_games(jobs, workers)
+    tally = _tally(results)
+    think = [t for r in results for t in r.think.get(first, [])]
+    rows = []
+    for side, name in (("C", "Cavemen"), ("M", "Mastodons")):
+        w, d, lo = (tally[side, k] for k in ("win", "draw", "loss"))
+        low, high = ladder.wilson(w + d / 2, games)
+        rows.append((f"{first} vs {second}, {first} as the {name}, {games} games",
+                     f"{w} won, {d} drawn, {lo} lost: score {(w + d / 2) / games:.0%} ({low:.0%}-{high:.0%})", "-"))  # fmt: skip
+    rows.append((f"{first} decision time p50 / p99 / max ({len(think)} decisions)",
+                 f"{pct(think, 0.5):.3f} / {pct(think, 0.99):.3f} / {max(think, default=0):.3f} s", "p99 ≤ 1 s"))  # fmt: skip
+    return rows
+
+
 def run() -> list[Row]:
     rows, views = strength_rows()
     return rows + render_rows(views) + balance_rows()
@@ -144,6 +177,9 @@ if __name__ == "__main__":
     if sys.argv[1:2] == ["--balance"]:  # python -m bench.uonga --balance GAMES [WORKERS]
         games, workers = (int(a) for a in [*sys.argv[2:4], "200", "0"][:2])
         result = balance_rows(games, workers or None)
+    elif sys.argv[1:2] == ["--versus"]:  # python -m bench.uonga --versus GAMES [WORKERS] [FIRST SECOND]
+        games, workers = (int(a) for a in [*sys.argv[2:4], "40", "0"][:2])
+        result = versus_rows(games, workers or None, *sys.argv[4:6])
     else:
         result = run()
     print(text_table(result))

@@ -30,6 +30,8 @@ from engine.games.uonga import RULES
 from engine.games.uonga_board import put, side_moves
 from engine.games.uonga_data import SQUARES
 from engine.games.uonga_eval import POINT, WIN, evaluate
+from engine.games.uonga_hard import choose_move as hard_move
+from engine.games.uonga_hard import choose_place as hard_place
 from engine.games.uonga_place import choose_place, lookahead, placements
 from engine.games.uonga_search import LEVELS, REVIEW, REVIEW_DEPTH, Level, ctx_for, make_move, negamax, root
 from engine.games.uonga_turn import UongaState
@@ -77,9 +79,11 @@ class UongaComputer:
             raise MatchOver()
         if seat not in RULES.to_move(s):
             raise NotYourTurn(seat=seat)
-        lv = LEVELS.get(level, LEVELS["easy"])
         if s.phase == "take":
             return _choose_take(s, seat)
+        if level == "hard":  # issue 37: the bit-board search with fortress knowledge
+            return hard_place(s) if s.phase == "place" else hard_move(s)
+        lv = LEVELS.get(level, LEVELS["easy"])
         if s.phase == "place":
             return choose_place(s, lv, _seed(s, seat))
         return _choose_move(s, lv, seat)

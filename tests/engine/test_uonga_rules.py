@@ -536,7 +536,8 @@ def test_V3_the_draw_limits_are_options_and_zero_switches_them_off():
 
 def test_V3_options_declare_the_spec_defaults():
     defaults = {o.name: getattr(o, "default", None) for o in RULES.options}
-    assert defaults == {"side": "random", "v1": False, "v2": False, "repetitions": 3, "move_limit": 40}
+    assert defaults == {"side": "random", "v1": False, "v2": False, "repetitions": 3, "move_limit": 40,
+                        "variant": "rulebook"}  # fmt: skip
     s = RULES.setup(2, 1, {})
     assert (s.v1, s.v2, s.repetitions, s.move_limit) == (False, False, 3, 40)
 
