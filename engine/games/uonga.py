@@ -94,7 +94,7 @@ class UongaRules(Rules[UongaState]):
         Flag("v2", False),  # V2: the Mastodon player chooses in herd ties
         Integer("repetitions", DEFAULT_REPETITIONS, 0, 9),  # V3 for R37 (0 = off)
         Integer("move_limit", DEFAULT_MOVE_LIMIT, 0, 200),  # V3 for R38 (0 = off)
-        Choice("variant", OFFERED, default=OFFERED[0]),  # X1-X4: not in the rulebook (uonga_variants)
+        Choice("variant", OFFERED, default=OFFERED[0]),  # V4-V6: not in the rulebook (uonga_variants)
     )
 
     def setup(self, n_players: int, seed: int, options: dict[str, Any]) -> UongaState:

@@ -30,6 +30,7 @@ from engine.games.uonga import RULES
 from engine.games.uonga_board import put, side_moves
 from engine.games.uonga_data import SQUARES
 from engine.games.uonga_eval import POINT, WIN, evaluate
+from engine.games.uonga_hard import BATCH, HARD
 from engine.games.uonga_hard import choose_move as hard_move
 from engine.games.uonga_hard import choose_place as hard_place
 from engine.games.uonga_place import choose_place, lookahead, placements
@@ -81,8 +82,9 @@ class UongaComputer:
             raise NotYourTurn(seat=seat)
         if s.phase == "take":
             return _choose_take(s, seat)
-        if level == "hard":  # issue 37: the bit-board search with fortress knowledge
-            return hard_place(s) if s.phase == "place" else hard_move(s)
+        if level in ("hard", "hard_batch"):  # issue 37: the bit-board search with fortress knowledge
+            budget = HARD if level == "hard" else BATCH  # hard_batch: the bench's cheaper self-play
+            return hard_place(s, budget) if s.phase == "place" else hard_move(s, budget)
         lv = LEVELS.get(level, LEVELS["easy"])
         if s.phase == "place":
             return choose_place(s, lv, _seed(s, seat))

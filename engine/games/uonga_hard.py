@@ -30,6 +30,7 @@ class HardBudget:
 
 
 HARD = HardBudget()
+BATCH = HardBudget(nodes=10_000, place_nodes=10_000)  # a fifth of the budget: the bench's batches of games
 
 
 def search_for(s: UongaState, nodes: int) -> Search:
@@ -90,7 +91,7 @@ class _Placement:
 
     def after(self, board: str, side: str, piece: str, half: str, turn: int, depth: int, alpha: int,
               beta: int) -> int:  # fmt: skip
-        """The placing side's value after it put ``piece`` down (turns alternate, R16/X1)."""
+        """The placing side's value after it put ``piece`` down (turns alternate, R16/V6a)."""
         if side == "C" and not half:  # the second Cavemen piece of this turn: same side
             return self.search(board, "C", piece, turn, depth, alpha, beta)
         other = "M" if side == "C" else "C"
