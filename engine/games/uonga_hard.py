@@ -21,8 +21,8 @@ from engine.games.uonga_variants import variant_of
 
 @dataclass(frozen=True)
 class HardBudget:
-    nodes: int = 50_000  # positions a move decision may visit
-    place_nodes: int = 50_000  # ... and a placement decision
+    nodes: int = 40_000  # positions a move decision may visit
+    place_nodes: int = 40_000  # ... and a placement decision
     place_top: int = 8  # placements judged by the look-ahead (the best by the static placement score)
     place_beam: int = 4  # answers each later placement considers
     place_depth: int = 4  # placements looked at, this one included (a Cavemen turn is two)

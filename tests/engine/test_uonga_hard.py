@@ -100,6 +100,24 @@ def test_decided_games_are_scored_by_their_distance():
     assert score == 100_000 - 1
 
 
+def test_a_lost_side_picks_the_line_that_loses_latest():
+    #   5  . . . M .     found in a seeded random game (seed 8, turn 14): the Cavemen have two
+    #   4  M . . Y .     Mastodons and every Mastodon move loses the third, some at once (2 plies:
+    #   3  . Y Y H H     the Mastodons' move, the Cavemen's capture), some a move later (4 plies)
+    #   2  Y Y H H .
+    #   1  H M . . .
+    #      a b c d e
+    board = "HM...YYHH..YYHHM..Y....M."
+    h, y, m = from_board(board)
+    (a, b), score = Search(budget=200_000).root(h, y, m, "M", 0)
+    assert score == -(100_000 - 4), "the loss four plies away, not two"
+    se = Search(budget=200_000)
+    h2, y2, m2, _ = se.play(h, y, m, "M", a, b)
+    assert se.decided(h2, y2, m2, "C", 1) is None and not any(
+        se.decided(*se.play(h2, y2, m2, "C", c, d)[:3], "M", 2) for c, d in moves(h2, y2, m2, "C")
+    ), "the move chosen survives the Cavemen's next move"
+
+
 def test_hard_decisions_are_deterministic_and_use_a_node_budget():
     small = HardBudget(nodes=3000, place_nodes=3000)
     s = RULES.setup(2, 5, {"side": "cavemen"})
