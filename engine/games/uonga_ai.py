@@ -9,7 +9,7 @@
   a beam over the next placements whose leaves are searched once placement is over.
 
 Two names are not offered: ``hard_v1``, the hard level before issue 37 (string boards, 15,000
-positions), kept so the bench can measure against it, and ``hard_batch``, the hard level at a fifth
+positions), kept so the bench can measure against it, and ``hard_batch``, the hard level at a quarter
 of its budget, for the bench's batches of self-play.
 
 Deterministic given (state, seat, level): budgets count positions, and the noise comes from a CRC of

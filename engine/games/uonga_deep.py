@@ -41,7 +41,7 @@ class Search:
     v2: bool = False  # V2: the Mastodon player settles herd ties
     move_limit: int = 40  # R38 (0 = off)
     repetitions: int = 3  # R37 (0 = off)
-    budget: int = 60_000  # nodes a decision may visit
+    budget: int = 40_000  # nodes a decision may visit
     max_depth: int = 30
     quiescence: int = 6  # plies of captures at the leaves
     cap_seconds: float = 4.0

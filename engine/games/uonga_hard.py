@@ -30,7 +30,7 @@ class HardBudget:
 
 
 HARD = HardBudget()
-BATCH = HardBudget(nodes=10_000, place_nodes=10_000)  # a fifth of the budget: the bench's batches of games
+BATCH = HardBudget(nodes=10_000, place_nodes=10_000)  # a quarter of the budget: the bench's batches of games
 
 
 def search_for(s: UongaState, nodes: int) -> Search:
