@@ -19,6 +19,7 @@ from typing import Any
 from bench import ladder
 from engine.games.uonga import RULES, UongaState
 from engine.games.uonga_ai import COMPUTER
+from engine.games.uonga_variants import OFFERED, VARIANTS
 from harness.text_table import text_table
 from render.uonga import render_uonga
 
@@ -69,7 +70,9 @@ def match(
     for g in range(games):
         side = ("cavemen", "mastodons")[g % 2]
         s = play({0: level, 1: other}, seed + g, {"side": side}, timed, views)
-        winners = RULES.outcome(s).winners
+        out = RULES.outcome(s)
+        assert out is not None
+        winners = out.winners
         score += 1.0 if winners == [0] else 0.5 if len(winners) == 2 else 0.0
         results[("win" if winners == [0] else "draw" if len(winners) == 2 else "loss", side)] += 1
     return score / games, results
@@ -112,25 +115,82 @@ def render_rows(views: list) -> list[Row]:
 
 
 RULE_SETS = (("default rules", {}), ("V1 (Mastodons need 10)", {"v1": True}),
-             ("V2 (Mastodon player picks ties)", {"v2": True}))  # fmt: skip
+             ("V2 (Mastodon player picks ties)", {"v2": True}),
+             (f"V5 ({OFFERED[1]}, not in the rulebook)", {"variant": OFFERED[1]}))  # fmt: skip
 
 
-def balance_rows(games: int = BALANCE_GAMES, workers: int | None = 1) -> list[Row]:
-    """Hard against hard under each rule set: how often each side wins (the seed's open question),
-    with 95% intervals. Each game opens with the ladder's seeded random turns (``engine.registry``'s ``openings``), the rest
-    is the hard computer on both sides; the games run in ``workers`` processes."""
+def balance_rows(games: int = BALANCE_GAMES, workers: int | None = 1, level: str = "hard") -> list[Row]:
+    """``level`` against itself under each rule set: how often each side wins (the seed's open
+    question), with 95% intervals. Each game opens with the ladder's seeded random turns
+    (``engine.registry``'s ``openings``), the rest is the computer on both sides; the games run in
+    ``workers`` processes."""
     rows = []
     for r, (name, options) in enumerate(RULE_SETS):
-        jobs = [ladder.Game("uonga", ("hard", "hard"), 3000 + 10_000 * r + g, {"side": "cavemen", **options},
+        jobs = [ladder.Game("uonga", (level, level), 3000 + 10_000 * r + g, {"side": "cavemen", **options},
                             ladder.spec_of("uonga").openings) for g in range(games)]  # fmt: skip
         tally: Counter = Counter()
-        for res in ladder.run_games(jobs, workers):
+        for res in ladder.run_games(jobs, workers, progress=False):
             tally["draw" if len(res.winners) == 2 else "C" if res.winners == (0,) else "M"] += 1
         cells = []
         for side, key in (("Cavemen", "C"), ("Mastodons", "M"), ("draws", "draw")):
             low, high = ladder.wilson(tally[key], games)
             cells.append(f"{side} {tally[key] / games:.0%} ({low:.0%}-{high:.0%})")
-        rows.append((f"balance hard vs hard, {name}, {games} games", " / ".join(cells), "-"))
+        share = (tally["C"] + tally["draw"] / 2) / games
+        low, high = ladder.wilson(tally["C"] + tally["draw"] / 2, games)
+        cells.append(f"Cavemen share {share:.1%} ({low:.1%}-{high:.1%})")
+        rows.append((f"balance {level} vs {level}, {name}, {games} games", " / ".join(cells), "-"))
+        print(" | ".join(rows[-1]), file=sys.stderr, flush=True)
+    return rows
+
+
+def _tally(results: Sequence[ladder.Result]) -> Counter:
+    """Each game's result for the side seat 0 played: ("C" | "M", "win" | "draw" | "loss")."""
+    tally: Counter = Counter()
+    for res in results:
+        side = "C" if res.game.options["side"] == "cavemen" else "M"
+        tally[side, "draw" if len(res.winners) == 2 else "win" if res.winners == (0,) else "loss"] += 1
+    return tally
+
+
+def versus_rows(
+    games: int, workers: int | None = 1, first: str = "hard", second: str = "hard_v1"
+) -> list[Row]:
+    """``first`` against ``second`` (by default the hard level against the one before issue 37), from
+    the ladder's seeded openings: ``games`` games with ``first`` as the Cavemen and as many as the
+    Mastodons, the same seeds both ways. Draws are listed apart (the Mastodons' aim when behind)."""
+    jobs = [ladder.Game("uonga", (first, second), 5000 + g, {"side": side}, ladder.spec_of("uonga").openings)
+            for side in ("cavemen", "mastodons") for g in range(games)]  # fmt: skip
+    results = ladder.run_games(jobs, workers)
+    tally = _tally(results)
+    think = [t for r in results for t in r.think.get(first, [])]
+    rows = []
+    for side, name in (("C", "Cavemen"), ("M", "Mastodons")):
+        w, d, lo = (tally[side, k] for k in ("win", "draw", "loss"))
+        low, high = ladder.wilson(w + d / 2, games)
+        rows.append((f"{first} vs {second}, {first} as the {name}, {games} games",
+                     f"{w} won, {d} drawn, {lo} lost: score {(w + d / 2) / games:.0%} ({low:.0%}-{high:.0%})", "-"))  # fmt: skip
+    rows.append((f"{first} decision time p50 / p99 / max ({len(think)} decisions)",
+                 f"{pct(think, 0.5):.3f} / {pct(think, 0.99):.3f} / {max(think, default=0):.3f} s", "p99 ≤ 1 s"))  # fmt: skip
+    return rows
+
+
+def variant_rows(
+    games: int, workers: int | None = 1, level: str = "hard_batch", names: Sequence[str] = ()
+) -> list[Row]:
+    """Self-play of ``level`` under each rule variant (``engine.games.uonga_variants``; none of them is
+    in the rulebook but "rulebook"): who wins, and the Cavemen's share (a draw counts a half) with its
+    95% Wilson interval. The issue's aim for a fair variant: a share inside 45-55%."""
+    rows = []
+    for name in names or VARIANTS:  # the same seeded openings for every variant: paired comparisons
+        jobs = [ladder.Game("uonga", (level, level), 7000 + g, {"side": "cavemen", "variant": name},
+                            ladder.spec_of("uonga").openings) for g in range(games)]  # fmt: skip
+        tally = _tally(ladder.run_games(jobs, workers, progress=False))
+        c, d, m = tally["C", "win"], tally["C", "draw"], tally["C", "loss"]
+        low, high = ladder.wilson(c + d / 2, games)
+        rows.append((f"{name}: {level} self-play, {games} games",
+                     f"Cavemen {c}, Mastodons {m}, draws {d}: Cavemen share {(c + d / 2) / games:.1%} "
+                     f"({low:.1%}-{high:.1%})", "45-55%"))  # fmt: skip
+        print(" | ".join(rows[-1]), file=sys.stderr, flush=True)
     return rows
 
 
@@ -141,9 +201,17 @@ def run() -> list[Row]:
 
 if __name__ == "__main__":
     t0 = time.perf_counter()
-    if sys.argv[1:2] == ["--balance"]:  # python -m bench.uonga --balance GAMES [WORKERS]
+    if sys.argv[1:2] == ["--balance"]:  # python -m bench.uonga --balance GAMES [WORKERS] [LEVEL]
         games, workers = (int(a) for a in [*sys.argv[2:4], "200", "0"][:2])
-        result = balance_rows(games, workers or None)
+        result = balance_rows(games, workers or None, *sys.argv[4:5])
+    elif sys.argv[1:2] == ["--versus"]:  # python -m bench.uonga --versus GAMES [WORKERS] [FIRST SECOND]
+        games, workers = (int(a) for a in [*sys.argv[2:4], "40", "0"][:2])
+        result = versus_rows(games, workers or None, *sys.argv[4:6])
+    elif sys.argv[1:2] == [
+        "--variants"
+    ]:  # python -m bench.uonga --variants GAMES [WORKERS] [LEVEL] [NAME ...]
+        games, workers = (int(a) for a in [*sys.argv[2:4], "200", "0"][:2])
+        result = variant_rows(games, workers or None, *sys.argv[4:5], names=sys.argv[5:])
     else:
         result = run()
     print(text_table(result))

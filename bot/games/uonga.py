@@ -150,6 +150,9 @@ class UongaUI(GameUI):
         for flag in ("v1", "v2"):
             if options.get(flag) in (True, "true"):
                 parts.append(tr(f"uonga.opt.{flag}"))
+        variant = options.get("variant", "rulebook")
+        if variant != "rulebook":  # not in the rulebook: the lobby says so (issue 37)
+            parts.append(tr(f"uonga.opt.variant.{variant}"))
         reps, limit = options.get("repetitions", 3), options.get("move_limit", 40)
         if (reps, limit) != (3, 40):
             parts.append(tr("uonga.opt.limits", repetitions=reps or "-", move_limit=limit or "-"))

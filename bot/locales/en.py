@@ -72,7 +72,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "level.about.ugah.normal": "weighs the odds of the rest of each turn on every decision",
     "level.about.uonga.easy": "looks one move ahead and often slips",
     "level.about.uonga.medium": "looks one move ahead and follows captures through",
-    "level.about.uonga.hard": "searches up to eight moves ahead",
+    "level.about.uonga.hard": "searches five or six moves ahead, follows every capture, and holds a draw when behind",
     "level.about.honga.easy": "places its disk where it looks best at a glance",
     "level.about.honga.medium": "minds the others and tries every turn of its disk",
     "level.about.honga.hard": "plays every placement out to the end of its turn",

@@ -10,6 +10,9 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "opt.uonga.v2": "V2: the Mastodon player chooses which Mastodon of a tied herd falls",
     "opt.uonga.repetitions": "Draw when a position comes up this many times (0 = never; default 3)",
     "opt.uonga.move_limit": "Draw after this many movement turns without a capture (0 = never; default 40)",
+    "opt.uonga.variant": "The rulebook's game (default), or a variant that is not in the rulebook, measured as fair",
+    "uonga.variant.rulebook": "Rulebook (default)",
+    "uonga.variant.mastodons_move_first_both_need_12": "Not in the rulebook: Mastodons move first, both need 12",
     "uonga.side.cavemen": "I play the Cavemen",
     "uonga.side.mastodons": "I play the Mastodons",
     "uonga.side.random": "Random sides",
@@ -18,6 +21,8 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "uonga.opt.side.random": "sides at random",
     "uonga.opt.v1": "V1: Mastodons need 10",
     "uonga.opt.v2": "V2: Mastodon player picks in ties",
+    "uonga.opt.variant.mastodons_move_first_both_need_12": "variant not in the rulebook: the Mastodons move first "
+    "after placing, and each side needs 12 points",
     "uonga.opt.limits": "draw rules: position seen {repetitions}×, {move_limit} turns without a capture",
     "rules.uonga": "**Uonga** (5x5 board). The Cavemen (5 Hunters worth 2, 5 Younglings worth 1) hunt the "
     "Mastodons (5, worth 3). First 9 points wins.\n"

@@ -42,6 +42,7 @@ from engine.games.uonga_turn import (
     target,
     to_move,
 )
+from engine.games.uonga_variants import OFFERED, VARIANTS, variant_of
 from engine.games.uonga_view import public_view
 from engine.rng import Rng
 
@@ -93,6 +94,7 @@ class UongaRules(Rules[UongaState]):
         Flag("v2", False),  # V2: the Mastodon player chooses in herd ties
         Integer("repetitions", DEFAULT_REPETITIONS, 0, 9),  # V3 for R37 (0 = off)
         Integer("move_limit", DEFAULT_MOVE_LIMIT, 0, 200),  # V3 for R38 (0 = off)
+        Choice("variant", OFFERED, default=OFFERED[0]),  # V4-V6: not in the rulebook (uonga_variants)
     )
 
     def setup(self, n_players: int, seed: int, options: dict[str, Any]) -> UongaState:
@@ -103,13 +105,19 @@ class UongaRules(Rules[UongaState]):
         v2 = _option(options, "v2", False, bool)
         reps = _option(options, "repetitions", DEFAULT_REPETITIONS, int)
         limit = _option(options, "move_limit", DEFAULT_MOVE_LIMIT, int)
-        if not (0 <= reps <= 9 and 0 <= limit <= 200):
-            raise IllegalAction("bad setup", repetitions=reps, move_limit=limit)
+        variant = _option(options, "variant", OFFERED[0], str)
+        if (
+            not (0 <= reps <= 9 and 0 <= limit <= 200) or variant not in VARIANTS
+        ):  # the bench measures them all
+            raise IllegalAction("bad setup", repetitions=reps, move_limit=limit, variant=variant)
         rng = Rng(seed)
         cav = {"cavemen": 0, "mastodons": 1}.get(side)
         if cav is None:  # R13: at random
             cav = rng.below(2)
-        return UongaState(cav, rng.state, v1=v1, v2=v2, repetitions=reps, move_limit=limit)
+        first = variant_of(variant).first_place
+        return UongaState(
+            cav, rng.state, v1=v1, v2=v2, repetitions=reps, move_limit=limit, variant=variant, side=first
+        )
 
     def to_move(self, s: UongaState) -> frozenset[Seat]:
         return to_move(s)

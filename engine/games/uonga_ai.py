@@ -1,23 +1,21 @@
-"""Computer player for Uonga: negamax with alpha-beta, iterative deepening, a transposition table,
-killer/history move ordering, a short capture quiescence and a node budget (plus a time cap).
-
-The search works on the bare position (board string + side to move): in the movement phase the
-points follow from the board (every missing piece was captured), so ``board + side`` is the
-transposition key. Levels differ in depth, budget, placement judgement and noise:
+"""Computer player for Uonga. Levels differ in depth, budget, placement judgement and noise:
 
 - ``easy``: one ply with seeded noise, placement by the plain evaluation (visibly weaker);
 - ``medium``: one ply and a short capture quiescence, placement by the plain evaluation (a
-  two-ply search was so close to ``hard`` that hard won only 64% of their games);
-- ``hard``: iterative deepening up to 8 plies within a node budget and a time cap; placement by a
-  placement-aware score (herds, edges, Mastodons one Caveman short of capture) and a narrow beam
-  search over the next placements, ending in the Cavemen's first captures.
+  two-ply search was so close to the old hard that it won only 64% of their games);
+- ``hard`` (issue 37, ``uonga_hard``): a search on 25-bit boards with a transposition table,
+  iterative deepening, killer/history ordering, a capture quiescence for both sides, fortress
+  knowledge, draws scored 0 and decided games by their distance, within a node budget; placement by
+  a beam over the next placements whose leaves are searched once placement is over.
 
-Deterministic given (state, seat, level): the budget counts nodes, and the noise comes from a CRC of
-the position. The time cap (``HARD_CAP``) only stops a search that would blow the move-time aim on a
-very slow machine.
+Two names are not offered: ``hard_v1``, the hard level before issue 37 (string boards, 15,000
+positions), kept so the bench can measure against it, and ``hard_batch``, the hard level at a quarter
+of its budget, for the bench's batches of self-play.
 
-Here: the computer's choices. The static evaluation is in ``uonga_eval``, the search and the levels
-in ``uonga_search``, placement in ``uonga_place``.
+Deterministic given (state, seat, level): budgets count positions, and the noise comes from a CRC of
+the position. A time cap only stops a search that would blow the move-time aim on a very slow
+machine. Here: the choices of easy, medium and hard_v1 (static evaluation in ``uonga_eval``, search
+in ``uonga_search``, placement in ``uonga_place``), and the dispatch to ``uonga_hard``.
 """
 
 from __future__ import annotations
@@ -30,6 +28,9 @@ from engine.games.uonga import RULES
 from engine.games.uonga_board import put, side_moves
 from engine.games.uonga_data import SQUARES
 from engine.games.uonga_eval import POINT, WIN, evaluate
+from engine.games.uonga_hard import BATCH, HARD
+from engine.games.uonga_hard import choose_move as hard_move
+from engine.games.uonga_hard import choose_place as hard_place
 from engine.games.uonga_place import choose_place, lookahead, placements
 from engine.games.uonga_search import LEVELS, REVIEW, REVIEW_DEPTH, Level, ctx_for, make_move, negamax, root
 from engine.games.uonga_turn import UongaState
@@ -77,9 +78,12 @@ class UongaComputer:
             raise MatchOver()
         if seat not in RULES.to_move(s):
             raise NotYourTurn(seat=seat)
-        lv = LEVELS.get(level, LEVELS["easy"])
         if s.phase == "take":
             return _choose_take(s, seat)
+        if level in ("hard", "hard_batch"):  # issue 37: the bit-board search with fortress knowledge
+            budget = HARD if level == "hard" else BATCH  # hard_batch: the bench's cheaper self-play
+            return hard_place(s, budget) if s.phase == "place" else hard_move(s, budget)
+        lv = LEVELS.get(level, LEVELS["easy"])
         if s.phase == "place":
             return choose_place(s, lv, _seed(s, seat))
         return _choose_move(s, lv, seat)

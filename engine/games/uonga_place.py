@@ -1,6 +1,7 @@
 """The Uonga computer's placement (R14-R16): a placement-aware score (herds, edges, Mastodons one
-Caveman short of capture) and, for the hard level, a narrow beam search over the next placements
-ending in the Cavemen's first captures."""
+Caveman short of capture) and, for ``hard_v1`` (the hard level before issue 37), a narrow beam search
+over the next placements ending in the Cavemen's first captures. The hard level (``uonga_hard``)
+orders its own beam by the same placement score."""
 
 from __future__ import annotations
 

@@ -22,6 +22,7 @@ from engine.games.uonga_data import (
     TARGET_V1_MASTODONS,
     VALUE,
 )
+from engine.games.uonga_variants import RULEBOOK, variant_of
 
 SIDE_NAME = {"C": "cavemen", "M": "mastodons"}
 DEFAULT_REPETITIONS = 3  # R37
@@ -40,8 +41,9 @@ class UongaState:
     v2: bool = False  # V2: the Mastodon player chooses in a herd tie
     repetitions: int = DEFAULT_REPETITIONS  # R37/V3 (0 = off, A17)
     move_limit: int = DEFAULT_MOVE_LIMIT  # R38/V3 (0 = off, A17)
+    variant: str = RULEBOOK  # not in the rulebook (V4-V6): uonga_variants; "rulebook" = R1-R39 as written
     board: str = EMPTY * N_SQUARES
-    side: str = "C"  # whose turn: "C" or "M" (R12: the Cavemen start)
+    side: str = "C"  # whose turn: "C" or "M" (R12: the Cavemen start; V6a may hand it to the Mastodons)
     phase: str = "place"  # "place" | "move" | "take" | "over"
     turn: int = 1  # 1-10 placement (R16), 11+ movement
     half: str = ""  # Cavemen placement: the kind already placed this turn (R15)
@@ -63,8 +65,13 @@ def seat_of(s: UongaState, side: str) -> Seat:
 
 
 def target(s: UongaState, side: str) -> int:
-    """R34, or V1 for the Mastodon player."""
-    return TARGET_V1_MASTODONS if side == "M" and s.v1 else TARGET
+    """R34, or V1 for the Mastodon player; a variant's own targets (V6c) replace both."""
+    v = variant_of(s.variant)
+    if side == "C":
+        return v.target_c
+    if v.target_m != TARGET:
+        return v.target_m
+    return TARGET_V1_MASTODONS if s.v1 else TARGET
 
 
 def chooser(s: UongaState) -> Seat:
@@ -109,13 +116,15 @@ def _end_game(s: UongaState, result: str, ended_by: str, ev: list[Event]) -> Non
 
 
 def _after_placement(s: UongaState, ev: list[Event]) -> None:
-    """R16: after turn 10 every piece is on the board and the Cavemen make the first move."""
+    """R16: after turn 10 every piece is on the board and the Cavemen make the first move (V6b: the
+    variant's first mover)."""
     s.half = ""
     s.side = "M" if s.side == "C" else "C"
     s.turn += 1
     if s.turn <= PLACEMENT_END:
         ev.append(Event("turn", {"seat": seat_of(s, s.side), "side": SIDE_NAME[s.side]}))
         return
+    s.side = variant_of(s.variant).first_move
     s.phase = "move"
     ev.append(Event("movement", {"seat": seat_of(s, s.side)}))
     _start_turn(s, ev)

@@ -128,6 +128,22 @@ async def test_the_youngling_button_on_file_e_points_back_and_the_variants_are_n
     assert [c.label for c in row[3:]] == ["Y e2→", "H"]
 
 
+async def test_the_fair_variant_is_offered_by_name_and_says_it_is_not_in_the_rulebook(simcord_env):
+    """Issue 37 (V4/V5): the start option ``variant`` offers the rulebook (the default) and the variant
+    measured as fair; the game's header says the variant is not in the rulebook."""
+    env = simcord_env
+    start_cmd = env.bot.tree.get_command("uonga").get_command("start")
+    (option,) = [p for p in start_cmd.parameters if p.name == "variant"]
+    assert [c.value for c in option.choices] == ["rulebook", "mastodons_move_first_both_need_12"]
+    _, channel, _, mid = await start(env, variant="mastodons_move_first_both_need_12")
+    assert "not in the rulebook" in board(channel).content
+    _, state = await env.bot.matches.get(mid)
+    assert state.variant == "mastodons_move_first_both_need_12"
+    _, channel, _, mid = await start(env)
+    assert "rulebook" not in board(channel).content
+    assert (await env.bot.matches.get(mid))[1].variant == "rulebook"
+
+
 async def test_a_move_takes_the_piece_then_a_destination_and_illegal_clicks_change_nothing(simcord_env):
     env = simcord_env
     guild, channel, players, mid = await start(env)

@@ -32,6 +32,7 @@ from engine.games.uonga import (
 )
 from engine.games.uonga_data import INDEX, N_SQUARES, NEIGH4, NEIGH8, SQUARES
 from engine.games.uonga_turn import _start_turn
+from engine.games.uonga_variants import OFFERED, VARIANTS
 
 CAV, MAST = 0, 1  # in ``pos`` the Cavemen player is seat 0
 
@@ -536,9 +537,92 @@ def test_V3_the_draw_limits_are_options_and_zero_switches_them_off():
 
 def test_V3_options_declare_the_spec_defaults():
     defaults = {o.name: getattr(o, "default", None) for o in RULES.options}
-    assert defaults == {"side": "random", "v1": False, "v2": False, "repetitions": 3, "move_limit": 40}
+    assert defaults == {"side": "random", "v1": False, "v2": False, "repetitions": 3, "move_limit": 40,
+                        "variant": "rulebook"}  # fmt: skip
     s = RULES.setup(2, 1, {})
     assert (s.v1, s.v2, s.repetitions, s.move_limit) == (False, False, 3, 40)
+
+
+# ---- variants not in the rulebook (V4-V6, issue 37) ---------------------------------------------------
+
+
+def _placed(s: UongaState) -> UongaState:
+    """Play placement to its end on the first empty squares (the Cavemen's Hunter first)."""
+    while s.phase == "place":
+        (seat,) = RULES.to_move(s)
+        s, _ = RULES.apply(s, seat, RULES.legal_actions(s, seat)[0])
+    return s
+
+
+def test_V4_the_rulebook_is_the_default_variant_and_unknown_names_are_refused():
+    assert RULES.setup(2, 1, {}).variant == "rulebook" == OFFERED[0]
+    assert set(OFFERED) <= set(VARIANTS) and len(OFFERED) == 2
+    plain, named = _placed(RULES.setup(2, 1, {})), _placed(RULES.setup(2, 1, {"variant": "rulebook"}))
+    assert plain == named and plain.side == "C" and plain.turn == 11  # R12/R16 unchanged
+    with pytest.raises(IllegalAction):
+        RULES.setup(2, 1, {"variant": "house"})
+    old = RULES.dump(RULES.setup(2, 1, {}))
+    del old["variant"]  # a match stored before the option existed loads as the rulebook's game
+    assert RULES.load(old).variant == "rulebook"
+
+
+def test_V5_the_offered_variant_changes_only_what_its_name_says():
+    name = OFFERED[1]
+    v, book = VARIANTS[name], VARIANTS["rulebook"]
+    s = RULES.setup(2, 1, {"variant": name, "side": "cavemen"})
+    changed = {
+        f for f in ("first_place", "first_move", "target_c", "target_m") if getattr(v, f) != getattr(book, f)
+    }
+    assert changed, "a variant changes something"
+    view = RULES.view(s, None)
+    assert view["targets"] == {"cavemen": v.target_c, "mastodons": v.target_m}
+    assert s.side == v.first_place
+    s = _placed(s)
+    assert s.phase == "move" and s.side == v.first_move and s.board.count("M") == 5
+    # the Mastodons win with the variant's points, not the rulebook's 9 (nor V1's 10)
+    short = pos({"a1": "M", "a3": "H", "e5": "M", "c3": "H"}, side="M", variant=name, v1=True,
+                points=[0, v.target_m - 2])  # fmt: skip
+    after, _ = play(short, "move.a1.a3")
+    assert after.result == "M" and after.points[1] == v.target_m
+    short.points = [0, v.target_m - 3]
+    after, _ = play(short, "move.a1.a3")
+    assert after.phase == "move" and after.points[1] == v.target_m - 1
+
+
+def test_V6_who_places_first_and_who_moves_first():
+    # mastodons_start (V6a): the Mastodons place first, turns alternate, the Cavemen place last and
+    # the Mastodons make the first move
+    s = RULES.setup(2, 1, {"variant": "mastodons_start", "side": "cavemen"})
+    assert s.side == "M" and RULES.to_move(s) == {1}
+    s, _ = play(s, "place.M.a1", "place.H.b1", "place.Y.c1", "place.M.e5")
+    assert s.turn == 4 and s.side == "C"
+    s = _placed(s)
+    assert s.side == "M" and s.turn == 11
+    # mastodons_move_first (V6b): the rulebook's placement, then the Mastodons move first: they
+    # place the last Mastodon and move at once
+    s = RULES.setup(2, 1, {"variant": "mastodons_move_first", "side": "cavemen"})
+    assert s.side == "C"
+    s = _placed(s)
+    assert s.side == "M" and s.phase == "move" and s.turn == 11
+
+
+def test_V6_the_points_each_side_needs():
+    # cavemen_need_12 (V6c): a third Mastodon is not yet a win; a fourth is
+    pieces = {"c3": "M", "b2": "Y", "d2": "H", "a5": "M", "e5": "H", "e1": "H"}
+    s = pos(pieces, variant="cavemen_need_12", points=[6, 0])
+    after, _ = play(s, "move.e1.d1")  # no capture yet: a quiet move
+    assert after.phase == "move"
+    s = pos({**pieces, "b4": "Y"}, variant="cavemen_need_12", points=[6, 0])
+    after, _ = play(s, "move.b4.c4")  # E1's capture: 9 points, short of 12
+    assert after.points[0] == 9 and after.phase == "move"
+    s = pos({**pieces, "b4": "Y"}, variant="cavemen_need_12", points=[9, 0])
+    after, _ = play(s, "move.b4.c4")
+    assert after.result == "C" and after.points[0] == 12
+    # mastodons_move_first_need_8 (V6d): 8 points of Cavemen win the Mastodons the game
+    s = pos({"a1": "M", "a3": "H", "e5": "M", "c3": "H"}, side="M", variant="mastodons_move_first_need_8",
+            points=[0, 6])  # fmt: skip
+    after, _ = play(s, "move.a1.a3")
+    assert after.result == "M" and after.points[1] == 8
 
 
 # ---- 9. worked examples ----------------------------------------------------------------------------------
