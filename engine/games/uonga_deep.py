@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.games.uonga_bits import BIT, N8, captures, fallen, moves
 from engine.games.uonga_eval import WIN
@@ -165,21 +166,9 @@ class Search:
         if depth <= 0:
             return self.quiesce(h, y, m, side, alpha, beta, ply, self.quiescence, quiet)
         self._tick()
-        entry = self.tt.get(key)
-        tt_move = None
-        if entry is not None:
-            e_depth, e_score, e_flag, tt_move = entry
-            if e_depth >= depth:
-                if e_score >= MATE:
-                    e_score -= ply
-                elif e_score <= -MATE:
-                    e_score += ply
-                if (
-                    e_flag == EXACT
-                    or (e_flag == LOWER and e_score >= beta)
-                    or (e_flag == UPPER and e_score <= alpha)
-                ):
-                    return e_score
+        known, tt_move = self._probe(key, depth, alpha, beta, ply)
+        if known is not None:
+            return known
         other = "C" if side == "M" else "M"
         mvs = moves(h, y, m, side)
         if not mvs:  # R36: a pass; two in a row draw
@@ -208,10 +197,7 @@ class Search:
                         alpha = score
                         if alpha >= beta:
                             if not cap and ply < 128:
-                                ks = self.killers[ply]
-                                if (a, b) not in ks:
-                                    self.killers[ply] = [(a, b), *ks[:1]]
-                                self.history[a * 25 + b] += depth * depth
+                                self._remember_cutoff(a, b, ply, depth)
                             break
         finally:
             self.path.discard(key)
@@ -225,6 +211,33 @@ class Search:
         )
         self.tt[key] = (depth, stored, flag, best)
         return best_score
+
+    def _probe(self, key: int, depth: int, alpha: int, beta: int, ply: int) -> tuple[int | None, Any]:
+        """The transposition table's word on a position: a score that settles it here (or None), and
+        its best move to try first. Decided scores are stored by distance from the position."""
+        entry = self.tt.get(key)
+        if entry is None:
+            return None, None
+        e_depth, e_score, e_flag, tt_move = entry
+        if e_depth >= depth:
+            if e_score >= MATE:
+                e_score -= ply
+            elif e_score <= -MATE:
+                e_score += ply
+            if (
+                e_flag == EXACT
+                or (e_flag == LOWER and e_score >= beta)
+                or (e_flag == UPPER and e_score <= alpha)
+            ):
+                return e_score, tt_move
+        return None, tt_move
+
+    def _remember_cutoff(self, a: int, b: int, ply: int, depth: int) -> None:
+        """A quiet move that refuted: a killer at its ply, and history for the ordering."""
+        ks = self.killers[ply]
+        if (a, b) not in ks:
+            self.killers[ply] = [(a, b), *ks[:1]]
+        self.history[a * 25 + b] += depth * depth
 
     def root(self, h: int, y: int, m: int, side: str, quiet: int) -> tuple[tuple[int, int], int]:
         """Iterative deepening: (the best move of the deepest finished iteration, its score). An
