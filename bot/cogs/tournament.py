@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import errors
 from bot.client import GameBot
 from bot.cogs.common import desc
 from bot.games import UIS
@@ -51,10 +52,6 @@ class TournamentCog(commands.GroupCog, group_name="tournament", group_descriptio
             if live or (found and not open_only):
                 return (live or found)[0]
         raise TournamentError("tournament.unknown")
-
-    async def _reply(self, interaction: discord.Interaction, key: str, **params: object) -> None:
-        text = translator(interaction.locale)(key, **params)
-        await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="create", description=desc("cmd.tournament.create"))
     @app_commands.describe(
@@ -202,7 +199,7 @@ class TournamentCog(commands.GroupCog, group_name="tournament", group_descriptio
         except EngineError as err:
             await self.bot.reply_engine_error(interaction, err)
             return
-        await self._reply(interaction, done, **params)
+        await errors.reply(interaction, done, **params)
 
     @app_commands.command(name="anyone", description=desc("cmd.tournament.anyone"))
     @app_commands.describe(on=desc("opt.tournament.on"))
@@ -211,7 +208,7 @@ class TournamentCog(commands.GroupCog, group_name="tournament", group_descriptio
     async def anyone(self, interaction: discord.Interaction, on: bool) -> None:
         assert interaction.guild_id is not None
         await self.bot.store.set_guild_setting(interaction.guild_id, SETTING, "anyone" if on else "managers")
-        await self._reply(interaction, "tournament.done.anyone_on" if on else "tournament.done.anyone_off")
+        await errors.reply(interaction, "tournament.done.anyone_on" if on else "tournament.done.anyone_off")
 
 
 async def setup(bot: GameBot) -> None:

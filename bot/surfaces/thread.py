@@ -16,9 +16,9 @@ import discord
 from bot import messages
 from bot.i18n import Translator, seat_name
 from bot.messages import Board
-from bot.render_pool import rendered
 from bot.surfaces import names
-from bot.surfaces.content import Shown, fingerprint, public_board, shown
+from bot.surfaces.board import post_new
+from bot.surfaces.content import Shown, fingerprint
 from bot.surfaces.kind import Context, Rows, SurfaceKind
 from bot.surfaces.reconciler import Reconciler, Retry
 from bot.surfaces.send import RETRY, verdict
@@ -92,9 +92,5 @@ async def begin(ctx: Context, rec: Reconciler, m: MatchRow, state: Any, channel:
     await ctx.addresses.put(SurfaceRow(m.id, KIND, -1, m.channel_id, lobby.message_id, at=ctx.now()))
     moved = await ctx.matches.move(m.id, thread_id)
     await ctx.addresses.put(SurfaceRow(m.id, names.BOARD, -1, thread_id, None, at=ctx.now()))
-    board = await public_board(ctx.addresses, moved.match, moved.state)
-    drawn = await rendered(board)
-    mid = await ctx.send.post(thread_id, drawn)
-    await ctx.addresses.put(SurfaceRow(m.id, names.BOARD, -1, thread_id, mid, at=ctx.now()))
-    rec.showed(shown(moved.match.version, drawn))
+    await post_new(ctx, rec, moved.match, moved.state, thread_id)
     return True

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.games.uonga_bits import BIT, N8, captures, fallen, moves
+from engine.games.uonga_bits import BIT, N8, captures, fallen, moves, squares
 from engine.games.uonga_eval import WIN
 from engine.games.uonga_fortress import drift, evaluate
 
@@ -80,7 +80,7 @@ class Search:
         sure, ties = fallen(h, y, m, b)
         pick = min if self.v2 else max
         for tie in ties:
-            sure |= pick(_bits(tie), key=lambda t: self._static(h, y, m & ~t, "M", 0))
+            sure |= pick([BIT[i] for i in squares(tie)], key=lambda t: self._static(h, y, m & ~t, "M", 0))
         return h, y, m & ~sure, bool(sure)
 
     def _static(self, h: int, y: int, m: int, side: str, quiet: int) -> int:
@@ -279,15 +279,6 @@ class Search:
             if abs(best_score) >= MATE:
                 break  # a decided game: deeper search finds no other result
         return best, best_score
-
-
-def _bits(x: int) -> list[int]:
-    out = []
-    while x:
-        low = x & -x
-        out.append(low)
-        x ^= low
-    return out
 
 
 __all__ = ["MATE", "Search", "Stop", "key_of"]

@@ -12,7 +12,7 @@ Values are from the Cavemen's point of view, in the units of ``uonga_eval`` (100
 
 from __future__ import annotations
 
-from engine.games.uonga_bits import BIT, N4, N8, RAY_MASKS, RAYS
+from engine.games.uonga_bits import BIT, N4, N8, RAY_MASKS, RAYS, squares
 from engine.games.uonga_data import N_SQUARES
 from engine.games.uonga_eval import POINT, PRESSURE, RING2
 
@@ -30,16 +30,7 @@ def reachable(m: int, cavemen: int, i: int) -> bool:
 
 def _within(m: int, n_cav: int) -> int:
     """How many Mastodons could still be captured where they stand."""
-    n = 0
-    x = m
-    while x:
-        low = x & -x
-        x ^= low
-        i = low.bit_length() - 1
-        need = 4 if N4[i] & m else 3
-        if n_cav >= need and (N8[i] & ~m).bit_count() >= need:
-            n += 1
-    return n
+    return sum(1 for i in squares(m) if reachable(m, n_cav, i))
 
 
 def holds(h: int, y: int, m: int, short: int) -> bool:
