@@ -59,18 +59,46 @@ def no_recaps() -> Iterator[None]:
         recap.DELAY_SECONDS = delay
 
 
+def _follow_up(m: discord.Message) -> bool:
+    """A turn ping posted as a click's follow-up (through the click's interaction token, outside the
+    bot token's budget: issue 35). Discord shows it under the message clicked, and a follow-up can't
+    be a reply: so it is told by what it is, a message of an interaction's that only mentions
+    (no controls, no file), unlike a board or an offer that has lost its controls."""
+    return (
+        m.interaction_metadata is not None and bool(m.raw_mentions) and not m.components and not m.attachments
+    )
+
+
+def not_pings(followups: list[Any]) -> list[Any]:
+    """A click's follow-ups (SimCord's ResponseMessage) besides the turn ping it may carry: the ping is
+    public, mentions, and has no controls."""
+    return [f for f in followups if f.flags.ephemeral or f.components or "<@" not in (f.content or "")]
+
+
 def public_messages(channel: Any) -> list[discord.Message]:
-    """Public messages, without the turn pings (replies to the board)."""
-    return [m for m in channel.history() if not m.flags.ephemeral and m.reference is None]
+    """Public messages, without the turn pings (replies to the board, or clicks' follow-ups)."""
+    return [
+        m for m in channel.history() if not m.flags.ephemeral and m.reference is None and not _follow_up(m)
+    ]
 
 
 def pings(channel: Any) -> list[discord.Message]:
-    """Turn pings: replies to the board without a file (the recap of a finished game has its GIF)."""
+    """Turn pings: replies to the board without a file (the recap of a finished game has its GIF), or
+    a click's follow-up (``pointed_at``)."""
     return [
         m
         for m in channel.history()
-        if not m.flags.ephemeral and m.reference is not None and not m.attachments
+        if not m.flags.ephemeral and ((m.reference is not None and not m.attachments) or _follow_up(m))
     ]
+
+
+def pointed_at(env: Any, ping: discord.Message) -> int | None:
+    """The message a ping points at: the one it replies to, or the one whose click it follows up."""
+    if ping.reference is not None:
+        return ping.reference.message_id
+    if ping.interaction_metadata is None:
+        return None
+    return env.backend.interactions[ping.interaction_metadata.id].source_message_id
 
 
 def recaps(channel: Any) -> list[discord.Message]:

@@ -32,8 +32,13 @@ def test_every_game_is_counted_per_click(game):
     tallies = asyncio.run(budget.tables(game, 1, 16))
     assert [(t.people, t.computers) for t in tallies] == list(budget.TABLES[game])
     for t in tallies:
-        assert t.games == 1 and t.clicks >= 5, t
-        assert t.requests > 0 and t.kinds["post"] > 0, "the game posts something with the bot token"
+        assert t.games == 1 and t.clicks >= 2, t
+        if game == "ubongo":  # a task card's DM is out of any channel click's reach: the bot token
+            assert t.kinds["post"] >= t.people and t.kinds["dm open"] == t.people, t
+        elif t.computers == 0:  # every board edit and turn ping went through a click's token
+            assert t.requests == 0, t
+        else:  # at most the first ping, when a computer moved before anybody clicked
+            assert t.requests <= 1, t
     total = budget.summed(game, tallies)
     assert total.per_click == total.requests / total.clicks
     assert "per click" in budget.HEAD and len(budget.lines({game: tallies})) == len(tallies) + 1

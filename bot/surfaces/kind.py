@@ -51,6 +51,11 @@ class Context:
         """Bring that surface in line again (something besides a commit changed it)."""
         self._reconciler(match_id, kind, seat).poke()
 
+    def recent_click(self, match_id: int, kind: str, seat: int = -1) -> tuple[str, int, float] | None:
+        """The latest click's interaction on that surface, as this process knows it: (its token, the
+        message it was on, when), or None."""
+        return self._reconciler(match_id, kind, seat).token
+
     async def wait(self, match_id: int, kind: str, seat: int = -1) -> None:
         """Until that surface's reconciler is idle."""
         await self._reconciler(match_id, kind, seat).wait()

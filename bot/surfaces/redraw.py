@@ -36,9 +36,11 @@ class Drafted:
 
 
 class Redrawn(SurfaceKind):
-    # while Discord refuses the usual route (a rate limit, its own failure), the latest click's
-    # interaction on the surface reaches the same message by another
+    # the latest click's interaction on the surface reaches the same message by another route
     by_token: ClassVar[bool] = True
+    # ... and goes first, outside the bot token's budget (issue 35); off, only once the usual route
+    # is refused (a rate limit, Discord's own failure): what the tests of that fallback turn off
+    click_first: ClassVar[bool] = True
 
     @abstractmethod
     async def draft(self, rec: Reconciler, m: MatchRow, state: Any) -> Drafted | None:
@@ -76,12 +78,14 @@ class Redrawn(SurfaceKind):
                 if rec.shows(fingerprint(page.board, image=rec.shown.image if rec.shown else None)):
                     rec.showed(Shown(m.version, d.fingerprint, d.image, picture))  # nothing else changed
                     return
+        first = self.by_token and self.click_first
         try:
-            await self._apply(rec, page, image)
+            if not (first and await self._by_token(rec, page, image)):
+                await self._apply(rec, page, image)
         except Exception as err:
             said = verdict(err)
             if said.what == RETRY:
-                if not (self.by_token and await self._by_token(rec, page.board, image)):
+                if first or not (self.by_token and await self._by_token(rec, page, image)):
                     raise Retry(said.after) from None
             elif not await self.refused(rec, page, err, said):
                 return
@@ -100,14 +104,19 @@ class Redrawn(SurfaceKind):
             rec.held_until = rec.now() + err.retry_after
             raise
 
-    async def _by_token(self, rec: Reconciler, board: Board, image: bool) -> bool:
-        """Reach the surface through its latest click's interaction: True if that worked."""
+    async def _by_token(self, rec: Reconciler, page: Drafted, image: bool) -> bool:
+        """The edit through the latest click's interaction on this very message, while Discord
+        allows it (15 minutes): True if that worked. Outside the bot token's request budget (issue 35),
+        so it goes first: a computer's move or another seat's click is shown by the token of the
+        person who clicked there last. A failed one (expired, the message gone) is not asked again."""
         token = rec.fresh_token(TOKEN_SECONDS)
-        if token is None:
-            return False  # no click within 15 minutes: only the usual route's retry reaches it
+        row = page.row
+        if token is None or row is None or token[1] != row.message_id:
+            return False  # no click within 15 minutes: only the usual route reaches it
         try:
-            await self.ctx.send.edit_by_token(*token, board, image=image)
+            await self.ctx.send.edit_by_token(*token, page.board, image=image)
         except discord.HTTPException as err:
-            log.info("surface %s: the interaction route failed too: %s", rec.key, err)
+            log.info("surface %s: the interaction route failed: %s", rec.key, err)
+            rec.drop_token()
             return False
         return True

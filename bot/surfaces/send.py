@@ -129,6 +129,8 @@ class Send(Protocol):
         files: list[discord.File] | None = None,
     ) -> int: ...
     async def delete(self, channel_id: int, message_id: int) -> None: ...
+    async def follow_up(self, token: str, text: str, mentions: tuple[int, ...] = ()) -> int: ...
+    async def delete_follow_up(self, token: str, message_id: int) -> None: ...
     async def dm_channel(self, user_id: int) -> int: ...
     async def start_thread(self, channel_id: int, message_id: int, name: str) -> int: ...
     async def open_thread(self, channel_id: int, name: str) -> int: ...
@@ -183,6 +185,23 @@ class DiscordSend:
 
     async def delete(self, channel_id: int, message_id: int) -> None:
         await self._channel(channel_id).get_partial_message(message_id).delete()
+
+    def _hook(self, token: str) -> discord.Webhook:
+        assert self.client.application_id is not None
+        return discord.Webhook.partial(self.client.application_id, token, client=self.client)
+
+    async def follow_up(self, token: str, text: str, mentions: tuple[int, ...] = ()) -> int:
+        """A message in the channel of an interaction (within its 15 minutes), through its token:
+        outside the bot token's request budget (issue 35). Public, mentioning ``mentions``."""
+        sent = await self._hook(token).send(
+            content=text,
+            wait=True,
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in mentions]),
+        )
+        return sent.id
+
+    async def delete_follow_up(self, token: str, message_id: int) -> None:
+        await self._hook(token).delete_message(message_id)
 
     async def dm_channel(self, user_id: int) -> int:
         return (await self.client.create_dm(discord.Object(user_id))).id

@@ -30,6 +30,7 @@ from bot.locales.en import MESSAGES as EN
 from engine.core import Event
 from engine.games.ugah import RULES, UgahState
 from engine.games.ugah_data import ANIMALS, N_CHIPS
+from harness.sim import pointed_at
 from render import common as c
 from tests.bot.helpers import (
     board,
@@ -85,14 +86,22 @@ async def current_player(env: Any, players: list[Any], mid: int) -> Any:
 
 
 def ping_posts(env: Any) -> list[Any]:
-    """Every turn ping the bot posted (a channel message replying to the board)."""
+    """Every turn ping the bot posted: a click's follow-up (``POST /webhooks/<app>/<token>``, outside
+    the bot token's budget) that mentions, or without a recent click a channel message replying to
+    the board."""
     return [
         r
         for r in env.http_requests
         if r.method == "POST"
-        and r.path.endswith("/messages")
         and isinstance(r.json, dict)
-        and r.json.get("message_reference")
+        and (
+            (r.path.endswith("/messages") and r.json.get("message_reference"))
+            or (
+                r.path.startswith("/webhooks/")
+                and r.path.count("/") == 3
+                and "<@" in (r.json.get("content") or "")
+            )
+        )
     ]
 
 
@@ -197,7 +206,7 @@ def _check_ping(env: Any, channel: Any, users: list[int]) -> None:
     assert not stored.allowed_mentions.everyone and not stored.allowed_mentions.roles
     assert not stored.allowed_mentions.replied_user
     assert sorted(stored.ping_user_ids) == sorted(users), "only the players to move are notified"
-    assert ping.reference is not None and ping.reference.message_id == board(channel).id
+    assert pointed_at(env, ping) == board(channel).id, "under the board: its click's follow-up, or a reply"
 
 
 async def test_3_turn_ping_mentions_only_the_player_to_move_once_per_turn(simcord_env):

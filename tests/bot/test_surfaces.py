@@ -15,7 +15,7 @@ import pytest
 import engine.lobby
 from bot import messages
 from bot.i18n import translator
-from harness.sim import components, recaps
+from harness.sim import components, pointed_at, recaps
 from tests.bot.helpers import (
     board,
     board_message_id,
@@ -541,7 +541,7 @@ async def test_without_the_thread_permission_the_game_is_played_in_the_channel(s
     answered(await mover.click(seen(channel, alice, lobby.id), custom_id=cid))
     assert len(await env.bot.store.actions(m.id)) == 1
     await env.bot.surfaces.settle(m.id)
-    assert [p.reference.message_id for p in pings(channel)] == [lobby.id]
+    assert [pointed_at(env, p) for p in pings(channel)] == [lobby.id]
 
 
 async def test_a_thread_game_ended_from_the_thread_says_so_on_its_line(simcord_env):
