@@ -197,26 +197,13 @@ async def place_at_once(clicks: Clicks, play: Any, dms: list[BrowserPage], match
                 if ready is not None:
                     places.append((seat, *ready))
                 break
-    receipts = await asyncio.gather(
+    await asyncio.gather(
         *(
             clicks.send(dm, "select", control_key=spots["control_key"], target_id=shown["id"], values=[code])
             for _, dm, shown, spots, code in places
         )
     )
     _, state = await play.env.bot.matches.get(match_id)
-    for (seat, dm, shown, spots, code), rc in zip(places, receipts):
-        for o in rc["outcomes"]:
-            msg = dm.snap["messages"].get(str(o["messageId"]), {})
-            print("DEBUG", seat, code, spots.get("custom_id"), o["kind"], msg.get("content", "?")[:300])
-            if o["kind"] == "response":
-                mid_ = str(shown["id"])
-                for r in play.env.http_requests:
-                    if mid_ in r.path or (r.path.endswith("/callback")):
-                        ids = []
-                        if isinstance(r.json, dict):
-                            import re as _re
-                            ids = _re.findall(r'q:1:\\d+:\\w+', str(r.json))[:3]
-                        print("   REQ", r.method, r.path[-60:], ids)
     for seat, _, _, _, code in places:  # every placement landed (or the round is over)
         piece = code.split(".")[1]
         assert piece in state.placed[seat] or seat in state.solved or state.round != round_, (seat, code)

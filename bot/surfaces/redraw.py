@@ -59,6 +59,7 @@ class Redrawn(SurfaceKind):
 
     async def step(self, rec: Reconciler) -> None:
         await self.ctx.quiet(rec.match_id)
+        answers = rec.answers
         m, state = await self.ctx.matches.get(rec.match_id)
         page = await self.draft(rec, m, state)
         if page is None:
@@ -78,6 +79,11 @@ class Redrawn(SurfaceKind):
                 if rec.shows(fingerprint(page.board, image=rec.shown.image if rec.shown else None)):
                     rec.showed(Shown(m.version, d.fingerprint, d.image, picture))  # nothing else changed
                     return
+        if rec.answers != answers:
+            # a click's answer drew the surface while this draft was drawn (its display choice, say):
+            # sent now, the older draft would land over it; drafted again instead
+            rec.poke()
+            return
         first = self.by_token and self.click_first
         try:
             if not (first and await self._by_token(rec, page, image)):
