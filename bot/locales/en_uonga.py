@@ -13,6 +13,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "opt.uonga.variant": "The rulebook's game (default), or a variant that is not in the rulebook, measured as fair",
     "uonga.variant.rulebook": "Rulebook (default)",
     "uonga.variant.mastodons_move_first_both_need_12": "Not in the rulebook: Mastodons move first, both need 12",
+    "uonga.variant.cavemen_need_12_mastodons_need_8": "Not in the rulebook: Cavemen need 12, Mastodons 8",
     "uonga.side.cavemen": "I play the Cavemen",
     "uonga.side.mastodons": "I play the Mastodons",
     "uonga.side.random": "Random sides",
@@ -23,6 +24,8 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "uonga.opt.v2": "V2: Mastodon player picks in ties",
     "uonga.opt.variant.mastodons_move_first_both_need_12": "variant not in the rulebook: the Mastodons move first "
     "after placing, and each side needs 12 points",
+    "uonga.opt.variant.cavemen_need_12_mastodons_need_8": "variant not in the rulebook: the Cavemen need 12 points "
+    "(four Mastodons), the Mastodons 8",
     "uonga.opt.limits": "draw rules: position seen {repetitions}×, {move_limit} turns without a capture",
     "rules.uonga": "**Uonga** (5x5 board). The Cavemen (5 Hunters worth 2, 5 Younglings worth 1) hunt the "
     "Mastodons (5, worth 3). First 9 points wins.\n"

@@ -134,11 +134,11 @@ async def test_the_fair_variant_is_offered_by_name_and_says_it_is_not_in_the_rul
     env = simcord_env
     start_cmd = env.bot.tree.get_command("uonga").get_command("start")
     (option,) = [p for p in start_cmd.parameters if p.name == "variant"]
-    assert [c.value for c in option.choices] == ["rulebook", "mastodons_move_first_both_need_12"]
-    _, channel, _, mid = await start(env, variant="mastodons_move_first_both_need_12")
+    assert [c.value for c in option.choices] == ["rulebook", "cavemen_need_12_mastodons_need_8"]
+    _, channel, _, mid = await start(env, variant="cavemen_need_12_mastodons_need_8")
     assert "not in the rulebook" in board(channel).content
     _, state = await env.bot.matches.get(mid)
-    assert state.variant == "mastodons_move_first_both_need_12"
+    assert state.variant == "cavemen_need_12_mastodons_need_8"
     _, channel, _, mid = await start(env)
     assert "rulebook" not in board(channel).content
     assert (await env.bot.matches.get(mid))[1].variant == "rulebook"
