@@ -21,9 +21,9 @@ The load: two-seat tables of every game, with and without a computer seat, opene
 an unmeasured, unlimited 3 s of clicks; then for each row clicks at the rate for a fixed time, each in
 a game with no click of its own in flight (its answer and, for a move, its board complete), as players
 would. Games turn over as they would among 5,000: a finished game's table starts the next (slash
-command and lobby clicks among the clicks), and each row a new table of every game arrives and starts
-its game (at 500 clicks/s, games of ~100 clicks start ~5 a second, 1% of the clicks): almost all the
-bot token's requests are there (a new Ubongo player's DM open and task card, a computer's first ping).
+command and lobby clicks among the clicks), and new tables arrive, one a row for every 77 clicks, each
+starting its game (at 500 clicks/s, games of ~100 clicks start ~5 a second): most bot-token
+requests are there (a new Ubongo player's DM open and task card, a computer's first ping).
 Recaps are off (their timer, firing in real time, makes SimCord advance its clock mid-run).
 
 Per click: **ack**, when its interaction was answered (its first response: a move's answer is the
@@ -87,6 +87,7 @@ BREAKS = (5000, 20000)  # buckets too small on purpose: where it breaks
 ACK_AIM, BOARD_AIM, CURRENT_AIM = 3.0, 2.0, 5.0
 TABLES = ((2, 0), (1, 1))  # (people, computers)
 GAMES = ("ugah", "honga", "uonga", "ubongo")
+ARRIVALS = 0.013  # new tables a click (docstring)
 TICK = 0.02  # the poll of the boards: board complete is read to within this
 WATCH = 20 * SIM_CLOCK_WATCH
 HELD = 15.0
@@ -359,18 +360,13 @@ async def _row(env: Any, games: list[Game], gate: Gate, f: Figures, seconds: flo
 
 
 async def _open_games(env: Any, per_table: int, games: tuple[str, ...]) -> list[Game]:
-    out = []
-    for kind in games:
-        for people, computers in TABLES:
-            for _ in range(per_table):
-                channel, players, mid = await _open(env, kind, people, computers)
-                out.append(Game(kind, channel, players, mid, computers))
-    return out
+    tables = [(kind, *table) for kind in games for table in TABLES for _ in range(per_table)]
+    return [Game(k, *await _open(env, k, people, ai), ai) for k, people, ai in tables]
 
 
-def _arrivals(env: Any, games: tuple[str, ...]) -> list[Game]:
-    """Two people at a new table of each game, no game yet."""
-    return [Game(kind, *setup_table(env, 2)[1:], 0) for kind in games]
+def _arrivals(env: Any, games: tuple[str, ...], n: int, first: int) -> list[Game]:
+    """Two people at each of ``n`` new tables (the games in turn from ``first``), no game yet."""
+    return [Game(games[(first + i) % len(games)], *setup_table(env, 2)[1:], 0) for i in range(n)]
 
 
 async def measure(
@@ -381,7 +377,7 @@ async def measure(
     seed: int = 35,
     games: tuple[str, ...] = GAMES,
 ) -> list[Figures]:
-    """Every row in one bot over the same games (opened once): a row per equivalent click rate."""
+    """A row per equivalent click rate, all in one bot over the same games (opened once)."""
     out = []
     with tempfile.TemporaryDirectory() as tmp, _fast_idle(), no_recaps():
         # the clock watch past the whole run: SimCord fires a bot timer once its delay has passed in
@@ -392,8 +388,8 @@ async def measure(
         try:
             async with simcord.run(bot) as env:
                 opened = await _open_games(env, per_table, games)
-                # each row, a table of every game arrives and starts its game among the clicks
-                arriving = [_arrivals(env, games) for _ in range(len(equivalents) + 1)]
+                n = max(1, round(ARRIVALS * rate * seconds))
+                arriving = [_arrivals(env, games, n, i * n) for i in range(len(equivalents) + 1)]
                 gate = Gate()
                 stamp_answers(env)
                 with gated(env, gate):
