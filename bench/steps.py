@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from bench import (
     Row,
+    bucket,
     budget,
     clicks,
     discord_roundtrip,
@@ -63,6 +64,7 @@ def steps(quick: bool) -> dict[str, Callable[[], list[Row]]]:
         "every game's render": lambda: render.per_game(60 if quick else 240),
         "pictures sent again unchanged": lambda: redraws.run(quick),
         "bot-token requests a click": lambda: budget.run(quick),
+        "the request budget under load (scale model)": lambda: bucket.run(quick),
         "store": lambda: store.commit_time(500 if quick else 3000),
         "discord round trip": lambda: discord_roundtrip.roundtrip(60 if quick else 300),
         "event loop": lambda: render.loop_stall(views(), 3 if quick else 20),

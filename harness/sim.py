@@ -13,9 +13,10 @@ from typing import Any
 import discord
 import simcord.interactions as sim_interactions  # looked up at each call: a test may wrap it
 from simcord import InteractionResult
-from simcord.actors import _find_component, _visible_message
+from simcord.actors import _find_component, _resolve_visible_command, _visible_message
 from simcord.backend import serializers
-from simcord.enums import ComponentType, InteractionType
+from simcord.backend.models import Interaction
+from simcord.enums import AppCommandType, ComponentType, InteractionType
 
 from bot.client import create_bot
 from bot.surfaces import recap
@@ -189,6 +190,63 @@ async def next_click(env: Any, channel: Any, players: list[Any], match_id: int, 
     return lambda: actor.click(msg, custom_id=cid)
 
 
+def emit_click(
+    env: Any, actor: Any, message: Any, custom_id: str, values: Sequence[str] = (), *, dm: bool = False
+) -> Any:
+    """Deliver one click (a select's choice with ``values``) to the bot without settling: SimCord's
+    interaction record, answered when the bot answers. Within an operation of the caller's
+    (``env._begin_operation``), as ``concurrent_clicks`` and bench.bucket's steady clicks."""
+    stored = _visible_message(actor, message)
+    types = (ComponentType.STRING_SELECT,) if values else (ComponentType.BUTTON,)
+    comp = _find_component(stored.components, types=types, custom_id=custom_id, label=None)
+    data: dict[str, Any] = {"custom_id": comp["custom_id"], "component_type": comp["type"]}
+    if comp.get("id") is not None:
+        data["id"] = comp["id"]
+    if values:
+        offered = {o["value"] for o in comp.get("options") or []}
+        assert set(values) <= offered, (values, sorted(offered))
+        data["values"] = list(values)
+    record, payload = sim_interactions.base_payload(
+        env.backend,
+        type=InteractionType.MESSAGE_COMPONENT,
+        channel_id=stored.channel_id,
+        guild_id=None if dm else actor.guild.id,
+        user_id=actor.id,
+        data=data,
+    )
+    payload["message"] = dict(serializers.message_payload(env.backend, stored))
+    record.source_message_id = stored.id
+    env.backend.emit("INTERACTION_CREATE", payload)
+    return record
+
+
+def emit_slash(env: Any, actor: Any, channel: Any, name: str, **options: Any) -> Any:
+    """A slash command delivered as ``emit_click`` delivers a click (what SimCord's ``slash`` does
+    before it settles): its interaction record."""
+    parts = name.split()
+    root = _resolve_visible_command(actor, channel.id, parts[0], AppCommandType.CHAT_INPUT)
+    leaf, nesting = sim_interactions.walk_to_subcommand(root, parts[1:])
+    leaf_options, resolved = sim_interactions.build_options(actor, name, leaf, options, channel_id=channel.id)
+    data: dict[str, Any] = {
+        "id": root["id"],
+        "name": root["name"],
+        "type": root.get("type", AppCommandType.CHAT_INPUT),
+        "options": sim_interactions.nest_options(root, nesting, leaf_options),
+    }
+    if resolved:
+        data["resolved"] = resolved
+    record, payload = sim_interactions.base_payload(
+        env.backend,
+        type=InteractionType.APPLICATION_COMMAND,
+        channel_id=channel.id,
+        guild_id=actor.guild.id,
+        user_id=actor.id,
+        data=data,
+    )
+    env.backend.emit("INTERACTION_CREATE", payload)
+    return record
+
+
 async def concurrent_clicks(
     env: Any, clicks: Sequence[tuple[Any, ...]], *, dm: bool = False, answers_first: bool = False
 ) -> list[InteractionResult]:
@@ -204,31 +262,9 @@ async def concurrent_clicks(
     bookkeeping, not the bot, would fill the time being measured."""
     env._begin_operation("concurrent_clicks")
     try:
-        records = []
-        for actor, message, custom_id, *chosen in clicks:
-            values = tuple(chosen[0]) if chosen else ()
-            stored = _visible_message(actor, message)
-            types = (ComponentType.STRING_SELECT,) if values else (ComponentType.BUTTON,)
-            comp = _find_component(stored.components, types=types, custom_id=custom_id, label=None)
-            data: dict[str, Any] = {"custom_id": comp["custom_id"], "component_type": comp["type"]}
-            if comp.get("id") is not None:
-                data["id"] = comp["id"]
-            if values:
-                offered = {o["value"] for o in comp.get("options") or []}
-                assert set(values) <= offered, (values, sorted(offered))
-                data["values"] = list(values)
-            record, payload = sim_interactions.base_payload(
-                env.backend,
-                type=InteractionType.MESSAGE_COMPONENT,
-                channel_id=stored.channel_id,
-                guild_id=None if dm else actor.guild.id,
-                user_id=actor.id,
-                data=data,
-            )
-            payload["message"] = dict(serializers.message_payload(env.backend, stored))
-            record.source_message_id = stored.id
-            env.backend.emit("INTERACTION_CREATE", payload)  # no settle in between
-            records.append(record)
+        records = [
+            emit_click(env, actor, message, cid, *chosen, dm=dm) for actor, message, cid, *chosen in clicks
+        ]
         if answers_first:
             loop = asyncio.get_running_loop()
             for _ in range(3000):
@@ -244,3 +280,28 @@ async def concurrent_clicks(
 async def concurrent_dm_clicks(env: Any, clicks: list[tuple[Any, Any, str]]) -> list[InteractionResult]:
     """concurrent_clicks for buttons in DMs: [(user_handle, dm_message, custom_id), ...]."""
     return await concurrent_clicks(env, clicks, dm=True)
+
+
+class Stamped(Interaction):
+    """An interaction record that notes (in real time) when the bot first answered it."""
+
+    answered_at: float | None = None
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name == "responded" and value and self.answered_at is None:
+            object.__setattr__(self, "answered_at", time.perf_counter())
+        object.__setattr__(self, name, value)
+
+
+def stamp_answers(env: Any) -> list[Stamped]:
+    """From now on every interaction record notes when it was answered; returns them, in order."""
+    made, make = [], env.backend.new_interaction
+
+    def new_interaction(*args: Any, **kwargs: Any) -> Any:
+        record = make(*args, **kwargs)
+        record.__class__ = Stamped
+        made.append(record)
+        return record
+
+    env.backend.new_interaction = new_interaction
+    return made

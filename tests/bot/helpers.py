@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import Any
-
-from simcord.backend.models import Interaction
 
 from harness.sim import (
     actor_for,
@@ -20,6 +17,7 @@ from harness.sim import (
     pings,
     public_messages,
     setup_table,
+    stamp_answers,
 )
 
 __all__ = [
@@ -40,6 +38,7 @@ __all__ = [
     "public_messages",
     "restart",
     "setup_table",
+    "stamp_answers",
     "step_wall_clock",
     "turns",
 ]
@@ -143,28 +142,3 @@ def said_privately(result: Any) -> bool:
     """Whether a click was answered with a private line: its own response, or a follow-up after the
     deferral that acknowledged it in time (bot.punctual: a crowd of clicks, a late answer)."""
     return result.ephemeral or any(f.message.flags.ephemeral for f in result.followups)
-
-
-class _Stamped(Interaction):
-    """An interaction record that notes (in real time) when the bot first answered it."""
-
-    answered_at: float | None = None
-
-    def __setattr__(self, name: str, value: object) -> None:
-        if name == "responded" and value and self.answered_at is None:
-            object.__setattr__(self, "answered_at", time.perf_counter())
-        object.__setattr__(self, name, value)
-
-
-def stamp_answers(env) -> list[_Stamped]:
-    """From now on every interaction record notes when it was answered; returns them, in order."""
-    made, make = [], env.backend.new_interaction
-
-    def new_interaction(*args, **kwargs):
-        record = make(*args, **kwargs)
-        record.__class__ = _Stamped
-        made.append(record)
-        return record
-
-    env.backend.new_interaction = new_interaction
-    return made
