@@ -209,10 +209,14 @@ async def _board_shown(env: Any, g: Game) -> bool:
     """Whether the game's channel board shows its committed match as the bot would draw it at rest."""
     m, state = await env.bot.matches.get(g.mid)
     want = await env.bot.surfaces.public_board(m, state)
-    msg = board(g.channel)
+    # the match's own board (once it is over, its table's next game posts after it)
+    row = await env.bot.surfaces.board_row(m)
+    msg = next((x for x in g.channel.history() if row is not None and x.id == row.message_id), None)
+    if msg is None:
+        return False
     shown = _version(msg, g.mid)
-    # (Ubongo's board keeps its round's controls: its text and picture tell the placements)
-    if m.game != "ubongo" and shown is not None and shown < m.version:
+    # (Ubongo's board keeps its round's controls; a finished board's lessons button carries no version)
+    if m.status == "active" and m.game != "ubongo" and shown is not None and shown < m.version:
         return False
     if not isinstance(want.view, discord.ui.LayoutView) and (msg.content or "") != (want.content or ""):
         return False
