@@ -6,9 +6,11 @@ from __future__ import annotations
 import os
 import random
 import sqlite3
+import time
 
 from engine.compute import run_inline
 from engine.match import Matches
+from engine.store import BUSY_SECONDS
 from engine.store import sqlite as store_sqlite
 from engine.store.sqlite import SqliteStore
 from tests.engine.conftest import Clock, start_match
@@ -80,5 +82,37 @@ async def test_a_store_opened_alongside_the_bots_leaves_checkpoints_to_sqlite(tm
     try:
         assert await store._scalar("PRAGMA wal_autocheckpoint") == 1000
         assert not store._checkpoints
+    finally:
+        await store.close()
+
+
+async def test_a_reader_holding_the_log_never_stalls_the_writer(tmp_path, monkeypatch):
+    """Another connection holds a snapshot (a backup, a second program reading) while moves go on:
+    starting the log over is then impossible, and the writer must not wait out its busy timeout for
+    it with every click queued behind (it did: a move waited 5 s). Once the reader lets go, the log
+    starts over again."""
+    monkeypatch.setattr(store_sqlite, "CHECKPOINT_EVERY", 20)
+    monkeypatch.setattr(store_sqlite, "LOG_FRAMES_MAX", 200)
+    path = str(tmp_path / "bot.db")
+    store = SqliteStore(path)
+    await store.open()
+    try:
+        moves = Moves(Matches(store, Clock(), turn_seconds=3600, run=run_inline))
+        await moves.play(30)
+        reader = sqlite3.connect(path, isolation_level=None)
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM actions").fetchone()  # a snapshot: the log is held
+        worst = 0.0
+        for _ in range(200):
+            started = time.perf_counter()
+            await moves.play(1)
+            worst = max(worst, time.perf_counter() - started)
+        held = _wal_size(path)
+        reader.execute("COMMIT")
+        reader.close()
+        assert worst < BUSY_SECONDS / 2, f"a move waited {worst:.2f} s for the reader"
+        await moves.play(200)
+        # started over (the file keeps its size, and is written again from its start), it grows no more
+        assert _wal_size(path) <= held, "the log starts over once the reader is gone"
     finally:
         await store.close()
