@@ -206,6 +206,12 @@ def emit_click(
         offered = {o["value"] for o in comp.get("options") or []}
         assert set(values) <= offered, (values, sorted(offered))
         data["values"] = list(values)
+    return emit_component(env, actor, stored, data, dm=dm)
+
+
+def emit_component(env: Any, actor: Any, stored: Any, data: dict[str, Any], *, dm: bool = False) -> Any:
+    """The INTERACTION_CREATE of a component interaction on SimCord's ``stored`` message, carrying
+    ``data`` as given (checked by the caller, or not: a late click's custom_id), unsettled."""
     record, payload = sim_interactions.base_payload(
         env.backend,
         type=InteractionType.MESSAGE_COMPONENT,

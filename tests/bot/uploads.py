@@ -8,10 +8,9 @@ from typing import Any
 
 from simcord import InteractionResult
 from simcord.actors import _visible_message
-from simcord.backend import serializers
-from simcord.enums import ComponentType, InteractionType
-from simcord.interactions import base_payload
+from simcord.enums import ComponentType
 
+from harness.sim import emit_component
 from harness.uploads import Repeat, Uploads, watch_uploads
 
 __all__ = ["Repeat", "Uploads", "late_click", "watch_uploads"]
@@ -30,17 +29,7 @@ async def late_click(
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": kind}
         if values:
             data["values"] = list(values)
-        record, payload = base_payload(
-            env.backend,
-            type=InteractionType.MESSAGE_COMPONENT,
-            channel_id=stored.channel_id,
-            guild_id=None if dm else actor.guild.id,
-            user_id=actor.id,
-            data=data,
-        )
-        payload["message"] = dict(serializers.message_payload(env.backend, stored))
-        record.source_message_id = stored.id
-        env.backend.emit("INTERACTION_CREATE", payload)
+        record = emit_component(env, actor, stored, data, dm=dm)
         await env._settle_internal(dispatch="INTERACTION_CREATE late")
         return InteractionResult(env, record)
     finally:
