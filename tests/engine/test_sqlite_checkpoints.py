@@ -102,7 +102,7 @@ async def test_a_reader_holding_the_log_never_stalls_the_writer(tmp_path, monkey
         reader = sqlite3.connect(path, isolation_level=None)
         reader.execute("BEGIN")
         reader.execute("SELECT count(*) FROM actions").fetchone()  # a snapshot: the log is held
-        worst = 0.0
+        before, worst = _wal_size(path), 0.0
         for _ in range(200):
             started = time.perf_counter()
             await moves.play(1)
@@ -113,6 +113,8 @@ async def test_a_reader_holding_the_log_never_stalls_the_writer(tmp_path, monkey
         assert worst < BUSY_SECONDS / 2, f"a move waited {worst:.2f} s for the reader"
         await moves.play(200)
         # started over (the file keeps its size, and is written again from its start), it grows no more
-        assert _wal_size(path) <= held, "the log starts over once the reader is gone"
+        # than the move or two written before the writer's next try (200 moves held it: held - before)
+        grown = _wal_size(path) - held
+        assert grown < (held - before) / 10, f"the log did not start over once the reader was gone: {grown}"
     finally:
         await store.close()
