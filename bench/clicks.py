@@ -24,13 +24,15 @@ that looking is counted too: a click that only waits 15 ms off the loop took 6.3
 watched, 3.3-3.5 ms at SimCord's own 50 ms, in the same wall time. A refused click, which waits for
 nothing, is cheapest so watched (2.2 ms, against 2.6 ms at 10 ms): kept, the ratios are not flattered.
 
-``python -m bench --profile GAME`` plays the same clicks under a CPU profiler (yappi: every thread,
-render pool included) and prints the top costs of a move click.
+*The bot's CPU per move* takes SimCord's and the bench's own CPU out of the move's, by a sampling
+profile of the event loop's thread (``bench.cpu_split``). ``python -m bench --profile GAME`` plays the
+same clicks and prints where the bot's samples were taken.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import functools
 import io
@@ -46,7 +48,7 @@ import discord
 import simcord
 from PIL import Image
 
-from bench import Row, ms, pct
+from bench import Row, cpu_split, ms, pct
 from bench.discord_roundtrip import MadeOnClick, _fast_idle
 
 # Honga's panels are let expire now and then, as on Discord (see bench.honga)
@@ -171,14 +173,17 @@ class Series:
     image: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)
     drawing: list[float] = field(default_factory=list)  # the drawing processes' share of cpu
+    bot: list[float] = field(default_factory=list)  # cpu without SimCord's and the bench's (cpu_split)
 
 
 async def _timed(stamps: Stamps, click: Click, series: Series) -> Any:
     stamps.clear()
-    t0, d0, c0 = time.perf_counter(), render_pool.child_cpu(), time.process_time()
-    result = await click.run()
-    done, drawing = time.perf_counter(), render_pool.child_cpu() - d0
-    cpu = time.process_time() - c0 + drawing
+    with cpu_split.Sampler() as split:
+        t0, d0, c0 = time.perf_counter(), render_pool.child_cpu(), time.process_time()
+        result = await click.run()
+        done, drawing = time.perf_counter(), render_pool.child_cpu() - d0
+        cpu = time.process_time() - c0 + drawing
+    series.bot.append(cpu - split.handler - split.theirs_cpu)
     answered = stamps.answered.get(id(stamps.last), done)
     series.first.append(answered - t0)
     series.cpu.append(cpu)
@@ -351,6 +356,7 @@ def rows_of(game: str, s: dict[str, Series]) -> list[Row]:
     answer_cpu = pct(answer.cpu, 0.5) / pct(refused.cpu, 0.5)
     drawing = pct(move.drawing, 0.5) / pct(refused.cpu, 0.5)
     n = len(move.first)
+    aim = SPECS[game].bench.cpu_per_move
     return [
         Row(
             f"{game}: refused click, first answer p50 / board-sized floor, image p50 / p90",
@@ -383,6 +389,12 @@ def rows_of(game: str, s: dict[str, Series]) -> list[Row]:
             f"{game}:   of which its answer's requests alone / its drawing, x refused",
             f"{ms(pct(answer.cpu, 0.5))} ({answer_cpu:.1f}x) / {ms(pct(move.drawing, 0.5))} ({drawing:.1f}x)",
         ),
+        Row(
+            f"{game}: the bot's CPU per move p50 / p90 (SimCord's and the bench's taken out)",
+            f"{ms(pct(move.bot, 0.5))} / {ms(pct(move.bot, 0.9))}",
+            f"≤ {aim * 1e3:.0f} ms",
+            pct(move.bot, 0.5) <= aim,
+        ),
     ]
 
 
@@ -397,38 +409,39 @@ def run(quick: bool) -> list[Row]:
 
 
 @contextlib.contextmanager
-def _profiling() -> Iterator[None]:
-    import yappi
-
-    yappi.resume() if yappi.is_running() else yappi.start()
+def _recording(counts: collections.Counter[tuple[str, str]]) -> Iterator[None]:
+    cpu_split.RECORD = counts
     try:
         yield
     finally:
-        yappi.stop()
+        cpu_split.RECORD = None
 
 
-def profile(game: str, moves: int = 60, top: int = 30) -> str:
-    """The top CPU costs of ``game``'s move clicks, every thread (render pool, database) included."""
-    import yappi
-
-    yappi.set_clock_type("cpu")
-    yappi.clear_stats()
-    asyncio.run(play(game, moves, before_move=_profiling))
-    stats = yappi.get_func_stats()
-    total = sum(s.tsub for s in stats) or 1.0
-    lines = [f"{game}: {moves} move clicks, CPU {total * 1e3 / moves:.2f} ms per move (all threads)"]
-    lines.append(f"{'own %':>6} {'own ms/move':>11} {'with callees ms/move':>20}  function")
-    for s in sorted(stats, key=lambda s: s.tsub, reverse=True)[:top]:
-        where = f"{s.module.split('site-packages/')[-1].removeprefix(ROOT)}:{s.lineno}"
-        lines.append(
-            f"{s.tsub / total * 100:5.1f}% {s.tsub * 1e3 / moves:11.3f} {s.ttot * 1e3 / moves:20.3f}  {s.name} ({where})"
-        )
-    ours = [s for s in stats if s.module.startswith(ROOT) and "/.venv/" not in s.module]
-    lines.append("")
-    lines.append("this project's functions, by time with callees:")
-    for s in sorted(ours, key=lambda s: s.ttot, reverse=True)[:top]:
-        lines.append(f"{s.ttot * 1e3 / moves:9.3f} ms/move  {s.name} ({s.module.split('/')[-1]}:{s.lineno})")
+def profile(game: str, moves: int = 120, top: int = 25) -> str:
+    """Where the bot's CPU of ``game``'s move clicks goes, by the sampling split of bench.cpu_split
+    (the event loop's thread; the drawing processes and other threads said as totals)."""
+    counts: collections.Counter[tuple[str, str]] = collections.Counter()
+    s = asyncio.run(play(game, moves, before_move=functools.partial(_recording, counts)))["move"]
+    total = sum(counts.values()) or 1
+    lines = [
+        f"{game}: {moves} move clicks; p50 CPU {ms(pct(s.cpu, 0.5))}, of it the bot's {ms(pct(s.bot, 0.5))}"
+        f" (drawing processes {ms(pct(s.drawing, 0.5))}); {total} of the bot's samples on the loop:",
+        "",
+        "share  running",
+    ]
+    for name, n in collections.Counter({k[0]: 0 for k in counts} | _sum(counts, 0)).most_common(top):
+        lines.append(f"{n / total * 100:4.1f}%  {name}")
+    lines += ["", "share  for this project's function (innermost)"]
+    for name, n in _sum(counts, 1).most_common(top):
+        lines.append(f"{n / total * 100:4.1f}%  {name}")
     return "\n".join(lines)
+
+
+def _sum(counts: collections.Counter[tuple[str, str]], part: int) -> collections.Counter[str]:
+    out: collections.Counter[str] = collections.Counter()
+    for key, n in counts.items():
+        out[key[part]] += n
+    return out
 
 
 if __name__ == "__main__":  # python -m bench.clicks [--quick]: this step alone

@@ -22,7 +22,9 @@ SPECS: dict[str, GameSpec] = {
         GameSpec(UgahUI(), en_ugah.MESSAGES),
         GameSpec(HongaUI(), en_honga.MESSAGES, BenchKit({"target": "short"})),
         GameSpec(UongaUI(), en_uonga.MESSAGES, BenchKit(players=2)),
-        GameSpec(UbongoUI(), en_ubongo.MESSAGES, BenchKit({"side": "A", "round_limit": 1800})),
+        GameSpec(
+            UbongoUI(), en_ubongo.MESSAGES, BenchKit({"side": "A", "round_limit": 1800}, cpu_per_move=0.008)
+        ),
     )
 }
 UIS: dict[str, GameUI] = {name: spec.ui for name, spec in SPECS.items()}

@@ -23,6 +23,8 @@ class BenchKit:
     """Start options of a bench table (the move clicks), besides a day per turn."""
     players: int = 3
     """Seats of the seeded random games whose boards the render bench draws."""
+    cpu_per_move: float = 0.006
+    """The aim for the bot's CPU (seconds) per move click (issue 35)."""
 
 
 @dataclass(frozen=True)
