@@ -174,6 +174,7 @@ class Series:
     cpu: list[float] = field(default_factory=list)
     drawing: list[float] = field(default_factory=list)  # the drawing processes' share of cpu
     bot: list[float] = field(default_factory=list)  # cpu without SimCord's and the bench's (cpu_split)
+    sampled: list[float] = field(default_factory=list)  # those clicks' whole cpu, the sampler's too
 
 
 async def _timed(stamps: Stamps, click: Click, series: Series, *, sampled: bool = False) -> Any:
@@ -187,6 +188,7 @@ async def _timed(stamps: Stamps, click: Click, series: Series, *, sampled: bool 
         cpu = time.process_time() - c0 + drawing
     if split is not None:
         series.bot.append(cpu - split.handler - split.theirs_cpu)
+        series.sampled.append(cpu)
         return result
     answered = stamps.answered.get(id(stamps.last), done)
     series.first.append(answered - t0)
@@ -305,9 +307,22 @@ async def _size_of_board(t: Table) -> tuple[int, int]:
     return Image.open(io.BytesIO(await msg.attachments[0].read())).size
 
 
-async def play(game: str, moves: int, *, before_move: Callable[[], Any] | None = None) -> dict[str, Series]:
+def _in_pairs(move: int) -> bool:
+    """Moves sampled for the CPU split: two of every four (by pairs, not by turn: moves alternate
+    between the players, and Ubongo's between an empty workspace and one with a piece)."""
+    return (move // 2) % 2 == 1
+
+
+async def play(
+    game: str,
+    moves: int,
+    *,
+    before_move: Callable[[], Any] | None = None,
+    sampled: Callable[[int], bool] = _in_pairs,
+) -> dict[str, Series]:
     """Seeded games of ``game`` until ``moves`` move clicks were timed (each after a refused and a
-    floor click). ``before_move``/its result's ``__exit__``: a context around each timed move only."""
+    floor click). ``before_move``/its result's ``__exit__``: a context around each timed move only;
+    ``sampled``: which moves' CPU is split by owner (their times are not kept)."""
     out = {"refused": Series(), "floor": Series(), "move": Series(), "answer": Series()}
     render_pool.warm_up()  # the drawing processes ready, as in a bot that has run for a while
     with tempfile.TemporaryDirectory() as tmp, _fast_idle(), no_recaps():
@@ -322,7 +337,6 @@ async def play(game: str, moves: int, *, before_move: Callable[[], Any] | None =
                 sent = await bot.get_partial_messageable(channel.id).send("floor", view=view)
                 floor_msg = next(m for m in channel.history() if m.id == sent.id)
                 t = Table(env, channel, players, spectator, game, random.Random(19))
-                split_rng = random.Random(23)  # which moves are sampled (not by turn: moves alternate)
                 while t.moves < moves:
                     if t.match_id is None or (await bot.matches.get(t.match_id))[0].status != "active":
                         await _start(t)
@@ -334,7 +348,7 @@ async def play(game: str, moves: int, *, before_move: Callable[[], Any] | None =
                     # a picture drawn before is reused (Ubongo's placements here repeat): time drawing it
                     render_pool.forget_drawings(bands=False)
                     with before_move() if before_move else contextlib.nullcontext():
-                        r = await _timed(stamps, click, out["move"], sampled=split_rng.random() < 0.5)
+                        r = await _timed(stamps, click, out["move"], sampled=sampled(t.moves))
                     assert r.acknowledged and not r.ephemeral, r.response and r.response.content
                     assert click.image_of is not None
                     await _timed(stamps, await _answer(t, click.image_of, answers), out["answer"])
@@ -426,11 +440,12 @@ def profile(game: str, moves: int = 120, top: int = 25) -> str:
     """Where the bot's CPU of ``game``'s move clicks goes, by the sampling split of bench.cpu_split
     (the event loop's thread; the drawing processes and other threads said as totals)."""
     counts: collections.Counter[tuple[str, str]] = collections.Counter()
-    s = asyncio.run(play(game, moves, before_move=functools.partial(_recording, counts)))["move"]
+    recording = functools.partial(_recording, counts)
+    s = asyncio.run(play(game, moves, before_move=recording, sampled=lambda _: True))["move"]
     total = sum(counts.values()) or 1
     lines = [
-        f"{game}: {moves} move clicks; p50 CPU {ms(pct(s.cpu, 0.5))}, of it the bot's {ms(pct(s.bot, 0.5))}"
-        f" (drawing processes {ms(pct(s.drawing, 0.5))}); {total} of the bot's samples on the loop:",
+        f"{game}: {moves} move clicks; the bot's CPU p50 {ms(pct(s.bot, 0.5))} (SimCord's and the"
+        f" bench's taken out); {total} of the bot's samples on the event loop's thread:",
         "",
         "share  running",
     ]

@@ -28,7 +28,7 @@ from engine.errors import DatabaseBusy, EngineError
 from engine.history import owned_seat
 from engine.match import CLOCK_WATCH_SECONDS, Matches
 from engine.options import TURN_SECONDS
-from engine.signals import Committed, SetAside, Signal, TimerHeld
+from engine.signals import Committed, Committing, SetAside, Signal, TimerHeld
 from engine.store import StoreBusy, StoreError
 from engine.store.open import open_store
 
@@ -269,7 +269,9 @@ class GameBot(commands.AutoShardedBot):
 
     def _heard(self, signal: Signal) -> None:
         """What the engine tells: a commit (every surface follows), a timer held, a match set aside."""
-        if isinstance(signal, Committed):
+        if isinstance(signal, Committing):
+            self.surfaces.committing(signal.match, signal.state)
+        elif isinstance(signal, Committed):
             self.surfaces.following.committed(signal.match_id)
         elif isinstance(signal, TimerHeld):
             self.surfaces.held.update(signal.match_id, signal.held)

@@ -35,7 +35,7 @@ from bot.i18n import translator
 from bot.names import clean_name
 from bot.surfaces import Surfaces
 from bot.surfaces.answer import watch, where
-from bot.surfaces.names import BOARD
+from bot.surfaces.names import BOARD, DM
 from engine import lessons
 from engine.errors import (
     BadActionCode,
@@ -202,7 +202,7 @@ class Router:
             action = (
                 UIS[m.game].select_action(click.arg, click.values) if click.intent == CHOOSE else click.arg
             )
-            with self.surfaces.acting(m.id, user.id):
+            with self.surfaces.acting(m.id, user.id, on_board=where(interaction) != DM):
                 update = await self.matches.act(m.id, click.version, user.id, action, surface=surface)
             await self.surfaces.answers.show(interaction, update.match, update.state, seat)
 

@@ -38,6 +38,17 @@ class Committed:
 
 
 @dataclass(frozen=True)
+class Committing:
+    """A commit is about to be written: its row and state are final but not yet durable, so nothing
+    may be shown from them. A listener may begin costly work whose result it shows only once the
+    commit lands (the board's picture, drawn while the database writes). It must not keep ``match``:
+    the writer goes on with it."""
+
+    match: MatchRow
+    state: Any
+
+
+@dataclass(frozen=True)
 class Heard:
     """Another process committed a match (a shared database): what follows a match's end in this
     process (a tournament's result) learns of it too. Surfaces do not: the committing process shows it."""
@@ -62,7 +73,7 @@ class SetAside:
     channel_id: int | None
 
 
-Signal = Committed | Heard | TimerHeld | SetAside
+Signal = Committing | Committed | Heard | TimerHeld | SetAside
 Listener = Callable[[Signal], None]
 
 

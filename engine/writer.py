@@ -24,7 +24,7 @@ from engine.errors import DatabaseBusy, DatabaseUnsure, MatchNotFound, StaleActi
 from engine.meta import RecordNote
 from engine.options import TURN_SECONDS
 from engine.registry import computer_for, rules_for
-from engine.signals import Committed, SetAside, Signals, Update
+from engine.signals import Committed, Committing, SetAside, Signals, Update
 from engine.store import LIVE, LoggedAction, MatchRow, StoreBusy, StoreUnsure, WriteConflict
 from engine.store.base import Store
 
@@ -169,6 +169,7 @@ class Writer:
         extra: dict[str, Any] = {"rated": rated} if rated is not None else {}  # a finishing commit rates
         if record is not None:  # ... and keeps a solo run's personal record
             extra["record"] = record
+        self.signals.publish(Committing(m, state))
         await self.store.commit(m, actions, self.now(), read_version, **extra)
         self.remember(m, state)
         self.clock.arm(m)

@@ -12,7 +12,8 @@ import asyncio
 import collections
 import contextlib
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
+from contextvars import ContextVar
 from typing import Any, cast
 
 import discord
@@ -22,7 +23,7 @@ from bot.surfaces import board, panel, thread
 from bot.surfaces.addresses import Addresses
 from bot.surfaces.answer import Answers
 from bot.surfaces.board import BoardSurface
-from bot.surfaces.content import Shown, public_board
+from bot.surfaces.content import Shown, prepare_board, public_board
 from bot.surfaces.dm import DmSurface
 from bot.surfaces.following import Following
 from bot.surfaces.held import HeldNotice
@@ -43,6 +44,9 @@ from engine.store import LIVE, MatchRow, SurfaceRow
 from engine.store.base import Store
 
 log = logging.getLogger(__name__)
+# (match, task) of the click whose commit the board shows (Coordinator.acting): a task it sets off
+# (a timer, a computer's move) inherits the value, and is told apart by the task
+_AHEAD: ContextVar[tuple[int, asyncio.Task[Any] | None] | None] = ContextVar("drawn_ahead", default=None)
 
 # every kind of surface a match may show, brought in line after each commit (one line per kind)
 KINDS: tuple[type[SurfaceKind], ...] = (
@@ -201,9 +205,26 @@ class Surfaces:
         """Around a click's or command's commit and answer: the other surfaces follow afterwards."""
         return self.following.answering()
 
-    def acting(self, match_id: int, user_id: int) -> contextlib.AbstractContextManager[None]:
-        """Around a click's way to its commit: while any are on their way, surfaces wait (``quiet``)."""
-        return self._quiet.acting(match_id, user_id)
+    @contextlib.contextmanager
+    def acting(self, match_id: int, user_id: int, *, on_board: bool = False) -> Iterator[None]:
+        """Around a click's way to its commit: while any are on their way, surfaces wait (``quiet``).
+        ``on_board``: a move the board shows (made on the board or a panel): its picture begins
+        drawing while the commit is written (``committing``), not once it has landed."""
+        ahead = _AHEAD.set((match_id, asyncio.current_task()) if on_board else None)
+        try:
+            with self._quiet.acting(match_id, user_id):
+                yield
+        finally:
+            _AHEAD.reset(ahead)
+
+    def committing(self, m: MatchRow, state: Any) -> None:
+        """A commit is being written (engine.signals.Committing). Made by a click the board shows
+        (``acting``, in that click's own task: not a computer's move it set off), the board's new
+        picture begins drawing now, in the render pool: the click's answer, once the commit has
+        landed, finds it under way (the same image key) and shows it 1-2 ms sooner. Nothing is
+        shown before the commit lands; a commit that fails leaves a drawing nobody sends."""
+        if _AHEAD.get() == (m.id, asyncio.current_task()):
+            prepare_board(m, state)
 
     async def quiet(self, match_id: int, user_id: int | None = None) -> None:
         await self._quiet.wait(match_id, user_id)

@@ -1,0 +1,59 @@
+"""A move the board shows begins drawing the board's new picture while its commit is written (issue
+35: the picture, the slowest part of a move's answer, was drawn only once the commit had landed), and
+nothing else does: a computer's move that follows, or a placement in a DM, waits for its commit."""
+
+from __future__ import annotations
+
+import random
+
+from bot import render_pool
+from bot.messages import game_picture
+from engine.registry import rules_for
+from tests.bot.helpers import board, open_and_start, play_one, setup_table
+
+
+def _watch_commits(env, monkeypatch) -> list[tuple[str, bool]]:
+    """(source of the commit's actions, whether the board's new picture was under way) per commit."""
+    seen: list[tuple[str, bool]] = []
+    store = env.bot.store
+    real = store.commit
+
+    async def commit(m, actions, *args, **kwargs):
+        if m.status == "active" and actions:
+            key = game_picture(m, rules_for(m.game).load(m.state)).image_key
+            seen.append((actions[-1].source, key in render_pool._drawings))
+        return await real(m, actions, *args, **kwargs)
+
+    monkeypatch.setattr(store, "commit", commit)
+    return seen
+
+
+async def test_a_move_on_the_board_is_drawn_while_its_commit_is_written(simcord_env, monkeypatch):
+    env = simcord_env
+    _, channel, players = setup_table(env, 2)
+    mid = await open_and_start(env, channel, players)
+    seen = _watch_commits(env, monkeypatch)
+    rng = random.Random(3)
+    for _ in range(6):
+        await play_one(env, channel, players, mid, rng)
+    assert seen and all(ahead for source, ahead in seen if source == "player"), seen
+    m, state = await env.bot.matches.get(mid)
+    shown = await board(channel).attachments[0].read()
+    assert shown == game_picture(m, state).draw(), "the picture drawn ahead is the state's, byte for byte"
+
+
+async def test_a_computers_move_after_a_click_waits_for_its_commit(simcord_env, monkeypatch):
+    env = simcord_env
+    _, channel, players = setup_table(env, 1)
+    mid = await open_and_start(env, channel, players, ai=1)
+    seen = _watch_commits(env, monkeypatch)
+    rng = random.Random(4)
+    for _ in range(6):
+        m, _ = await env.bot.matches.get(mid)
+        if m.status != "active":
+            break
+        await play_one(env, channel, players, mid, rng)
+        await env.advance_time(30)  # the computer's answer
+    computers = [ahead for source, ahead in seen if source == "computer"]
+    assert computers and not any(computers), "a task the click set off is not the click"
+    assert any(ahead for source, ahead in seen if source == "player")
