@@ -76,11 +76,11 @@ def _users(channel: int) -> tuple[int, int]:
     return 10 * channel + 1, 10 * channel + 2
 
 
-async def _start(matches: Matches, channel: int, seed: int) -> int:
+async def _start(matches: Matches, channel: int, seed: int, guild: int = 1) -> int:
     """A two-human Ugah match through the engine, as the buttons do: lobby, join, start."""
     host, guest = _users(channel)
     variant = ("basic", "uncertain")[seed % 2]
-    u = await matches.open_lobby("ugah", 1, channel, host, "alice", {"variant": variant}, seed=seed)
+    u = await matches.open_lobby("ugah", guild, channel, host, "alice", {"variant": variant}, seed=seed)
     u = await matches.lobby(u.match.id, u.match.version, guest, "bob", "join")
     u = await matches.lobby(u.match.id, u.match.version, host, "alice", "start")
     return u.match.id
@@ -171,11 +171,18 @@ async def _opened(new_store: NewStore, name: str) -> Any:
 
 
 async def _clicks(
-    matches: Matches, pool: list[int], clicks: int, clickers: int, pause: float, rng: random.Random
+    matches: Matches,
+    pool: list[int],
+    clicks: int,
+    clickers: int,
+    pause: float,
+    rng: random.Random,
+    move: Callable[[Matches, int, random.Random], Awaitable[tuple[float, bool] | None]] = _move,
 ) -> dict[str, Any]:
     """``clicks`` clicks over random matches of ``pool``, alternating move and no-op, by ``clickers`` at
     once, each waiting an exponential ``pause`` (mean; 0: flat out) between clicks; never two clickers on
-    one match. Finished matches leave the pool."""
+    one match. Finished matches leave the pool. ``move``: how a move is made (and timed: bench.scale
+    also times its commit)."""
     moves, noops, busy, finished, remaining = [], [], set(), 0, clicks
 
     async def clicker(k: int) -> None:
@@ -194,7 +201,7 @@ async def _clicks(
                 if turn % 2:
                     noops.append(await _noop(matches, mid))
                 else:
-                    moved = await _move(matches, mid, rng)
+                    moved = await move(matches, mid, rng)
                     if moved is not None:
                         moves.append(moved[0])
                     if moved is None or not moved[1]:

@@ -16,6 +16,7 @@ from bench import (
     platform,
     redraws,
     render,
+    scale,
     store,
     ubongo,
     uonga,
@@ -75,4 +76,5 @@ def steps(quick: bool) -> dict[str, Callable[[], list[Row]]]:
         "uonga clicks": lambda: platform.grid_roundtrip("uonga", 40 if quick else 150),
         **{game: functools.partial(_game_step, GAME_BENCHES[game]) for game in SPECS if game in GAME_BENCHES},
         "load (SQLite, PostgreSQL)": lambda: load_step.run(quick),
+        "scale on one machine (SQLite, PostgreSQL, 1-4 processes)": lambda: scale.run(quick),
     }
