@@ -231,6 +231,13 @@ def _error(out: Any) -> str:
         return "(no word from it)"
 
 
+def _machine_busy() -> float:
+    """CPU seconds the whole machine has spent busy (every core, every process: /proc/stat)."""
+    with open("/proc/stat") as f:
+        ticks = [int(x) for x in f.readline().split()[1:9]]
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")  # (less idle and iowait)
+
+
 def processes(
     url: str, server_pids: Any, count: int, tasks: int, seconds: float, schema: str = "scale_procs"
 ) -> dict[str, Any]:
@@ -251,9 +258,10 @@ def processes(
                 raise RuntimeError(f"a bot process failed before it was ready: {_error(out)}")
             time.sleep(0.05)
         barrier.wait(60)
-        server0 = _cpu_seconds(server_pids())
+        server0, busy, t0 = _cpu_seconds(server_pids()), _machine_busy(), time.perf_counter()
         time.sleep(seconds)
-        server1 = _cpu_seconds(server_pids())
+        server1, busy = _cpu_seconds(server_pids()), _machine_busy() - busy
+        busy /= time.perf_counter() - t0
         results = [out.get(timeout=seconds + 300) for _ in procs]
     finally:
         for p in procs:
@@ -272,6 +280,7 @@ def processes(
         "moves_per_s": sum(r["moves"] / r["seconds"] for r in results),
         "bot_cpu_per_move": sum(r["cpu"] for r in results) / max(1, moves),
         "server_cpu_per_move": sum(v - server0.get(pid, 0.0) for pid, v in server1.items()) / max(1, moves),
+        "cores_busy": busy,  # the machine's, whoever's (the bench's, the server's, anyone else's)
         "locks": max(r["locks"] for r in results),
     }
 
@@ -354,10 +363,11 @@ def process_rows(procs: list[dict[str, Any]]) -> list[Row]:
         ratio = f"{p['moves_per_s'] / one:.2f}x one process" if one else "no one-process run"
         out.append(
             Row(
-                f"scale PostgreSQL: {p['processes']} process(es) on one PostgreSQL, 2 cores in all "
+                f"scale PostgreSQL: {p['processes']} process(es) on one PostgreSQL, {os.cpu_count()} cores in all "
                 f"({p['tasks']} matches each flat out, {p['seconds']:.0f} s, n={p['moves']:,}): moves/s",
                 f"{p['moves_per_s']:,.0f} /s ({ratio}; CPU a move: bot {ms(p['bot_cpu_per_move'])}, "
-                f"PostgreSQL {ms(p['server_cpu_per_move'])})",
+                f"PostgreSQL {ms(p['server_cpu_per_move'])}; cores busy {p['cores_busy']:.2f} of "
+                f"{os.cpu_count()})",
             )
         )
     return out

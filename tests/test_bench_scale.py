@@ -43,7 +43,7 @@ def test_processes_on_one_postgresql_and_the_rows(postgres_url, pg_schema, tmp_p
     procs = [scale.processes(postgres_url, lambda: [], count, 3, 0.3, pg_schema) for count in (1, 2)]
     for count, p in enumerate(procs, start=1):
         assert p["processes"] == count and p["moves"] > 0 and p["moves_per_s"] > 0
-        assert p["bot_cpu_per_move"] > 0 and p["server_cpu_per_move"] == 0
+        assert p["bot_cpu_per_move"] > 0 and p["server_cpu_per_move"] == 0 and p["cores_busy"] > 0
 
     new_store = lambda name: SqliteStore(str(tmp_path / f"{name}.db"))  # noqa: E731
     f = asyncio.run(scale.one_process(new_store, 200, 40, pause=0.005))
@@ -56,4 +56,5 @@ def test_processes_on_one_postgresql_and_the_rows(postgres_url, pg_schema, tmp_p
     assert own.aim == "p99 ≤ 2 ms" and own.ok is not None
     assert "quick run" in next(r for r in rows if "paced move" in r.metric).metric
     two = next(r for r in rows if r.metric.startswith("scale PostgreSQL: 2 process"))
-    assert "2 cores" in two.metric and re.search(r"\d\.\d\dx one process", two.value), two
+    assert "cores in all" in two.metric and re.search(r"\d\.\d\dx one process", two.value), two
+    assert re.search(r"cores busy \d\.\d\d of \d", two.value), two
