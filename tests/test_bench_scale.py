@@ -57,4 +57,4 @@ def test_processes_on_one_postgresql_and_the_rows(postgres_url, pg_schema, tmp_p
     assert "quick run" in next(r for r in rows if "paced move" in r.metric).metric
     two = next(r for r in rows if r.metric.startswith("scale PostgreSQL: 2 process"))
     assert "cores in all" in two.metric and re.search(r"\d\.\d\dx one process", two.value), two
-    assert re.search(r"cores busy \d\.\d\d of \d", two.value), two
+    assert re.search(r"cores busy: these \d\.\d\d, the machine \d\.\d\d of \d", two.value), two
