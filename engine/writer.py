@@ -61,7 +61,10 @@ class Writer:
     # ---- reading -------------------------------------------------------------------------------
 
     def lock(self, match_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(match_id, asyncio.Lock())
+        lock = self._locks.get(match_id)
+        if lock is None:  # (made only when missing: every get, click and commit heard asks)
+            lock = self._locks[match_id] = asyncio.Lock()
+        return lock
 
     async def get(self, match_id: int) -> tuple[MatchRow, Any]:
         """The committed row and state. Callers read them and never change them. States are decoded
@@ -195,7 +198,8 @@ class Writer:
     def forget_finished(self, *, locks: bool = False) -> None:
         """Drop the cached finished matches no writer holds (and their locks too, with ``locks``)."""
         for mid, (row, _) in list(self._cache.items()):
-            if row.status not in LIVE and not self.lock(mid).locked():
+            held = self._locks.get(mid)
+            if row.status not in LIVE and not (held is not None and held.locked()):
                 del self._cache[mid]
                 if locks:
                     self._locks.pop(mid, None)
