@@ -184,6 +184,11 @@ class Clicks:
         if self.seconds <= 0 and isinstance(interaction.response, Punctual):
             await interaction.response.acknowledge()
 
+    def alone(self) -> bool:
+        """Whether this is the only click being handled: a burst's clicks share the CPU, and work
+        that can wait (a picture drawn ahead of its commit) waits."""
+        return len(self._open) <= 1
+
     def handled(self, interaction: discord.Interaction) -> None:
         """The click's handler is done: its watch ends."""
         _, entry = self._open.pop(interaction.id, (None, None))

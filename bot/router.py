@@ -202,7 +202,8 @@ class Router:
             action = (
                 UIS[m.game].select_action(click.arg, click.values) if click.intent == CHOOSE else click.arg
             )
-            with self.surfaces.acting(m.id, user.id, on_board=where(interaction) != DM):
+            ahead = where(interaction) != DM and self.clicks.alone()  # (a burst: the answers first)
+            with self.surfaces.acting(m.id, user.id, on_board=ahead):
                 update = await self.matches.act(m.id, click.version, user.id, action, surface=surface)
             await self.surfaces.answers.show(interaction, update.match, update.state, seat)
 

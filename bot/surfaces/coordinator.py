@@ -18,6 +18,7 @@ from typing import Any, cast
 
 import discord
 
+from bot import render_pool
 from bot.messages import Board
 from bot.surfaces import board, panel, thread
 from bot.surfaces.addresses import Addresses
@@ -223,7 +224,8 @@ class Surfaces:
         picture begins drawing now, in the render pool: the click's answer, once the commit has
         landed, finds it under way (the same image key) and shows it 1-2 ms sooner. Nothing is
         shown before the commit lands; a commit that fails leaves a drawing nobody sends."""
-        if _AHEAD.get() == (m.id, asyncio.current_task()):
+        # (drawn in a render thread instead, it would take the interpreter lock from the commit)
+        if render_pool.PROCESSES and _AHEAD.get() == (m.id, asyncio.current_task()):
             prepare_board(m, state)
 
     async def quiet(self, match_id: int, user_id: int | None = None) -> None:

@@ -1,15 +1,26 @@
 """A move the board shows begins drawing the board's new picture while its commit is written (issue
 35: the picture, the slowest part of a move's answer, was drawn only once the commit had landed), and
-nothing else does: a computer's move that follows, or a placement in a DM, waits for its commit."""
+nothing else does: a computer's move that follows waits for its commit, and so does every move of a
+burst (the answers go first), or any drawing that would be made in a render thread (no drawing
+processes: it would hold the interpreter lock through the commit and the answer)."""
 
 from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot import render_pool
 from bot.messages import game_picture
 from engine.registry import rules_for
-from tests.bot.helpers import board, open_and_start, play_one, setup_table
+from tests.bot.concurrent import concurrent_clicks
+from tests.bot.helpers import board, custom_ids, open_and_start, play_one, setup_table
+
+
+@pytest.fixture(autouse=True)
+def processes(monkeypatch):
+    """As in production: the pictures are drawn in the drawing processes."""
+    monkeypatch.setattr(render_pool, "PROCESSES", True)
 
 
 def _watch_commits(env, monkeypatch) -> list[tuple[str, bool]]:
@@ -57,3 +68,31 @@ async def test_a_computers_move_after_a_click_waits_for_its_commit(simcord_env, 
     computers = [ahead for source, ahead in seen if source == "computer"]
     assert computers and not any(computers), "a task the click set off is not the click"
     assert any(ahead for source, ahead in seen if source == "player")
+
+
+async def test_the_moves_of_a_burst_wait_for_their_commits(simcord_env, monkeypatch):
+    env = simcord_env
+    guild = env.create_guild()
+    games = []
+    for i in range(3):
+        channel = guild.create_text_channel(f"t{i}")
+        players = [guild.add_member(env.create_user(f"p{i}{n}")) for n in "ab"]
+        games.append((channel, players, await open_and_start(env, channel, players)))
+    seen = _watch_commits(env, monkeypatch)
+    clicks = []
+    for channel, players, mid in games:
+        m, state = await env.bot.matches.get(mid)
+        actor = next(p for p in players if p.id == m.seats[min(rules_for("ugah").to_move(state))].user_id)
+        clicks.append((actor, board(channel), custom_ids(board(channel), "g:")[0]))
+    await concurrent_clicks(env, clicks)
+    assert len(seen) == 3 and not any(ahead for _, ahead in seen), seen
+
+
+async def test_without_drawing_processes_nothing_is_drawn_ahead(simcord_env, monkeypatch):
+    monkeypatch.setattr(render_pool, "PROCESSES", False)
+    env = simcord_env
+    _, channel, players = setup_table(env, 2)
+    mid = await open_and_start(env, channel, players)
+    seen = _watch_commits(env, monkeypatch)
+    await play_one(env, channel, players, mid, random.Random(3))
+    assert seen and not any(ahead for _, ahead in seen), seen
