@@ -54,6 +54,7 @@ class Privacy(commands.GroupCog, group_name="privacy", group_description=desc("c
             return
         text = tr(done, user=user_id, matches=gone.matches, ratings=gone.ratings, records=gone.records)
         await interaction.response.send_message(text, ephemeral=True)
+        await self.bot.tournaments.show_again(gone.tournaments)
 
 
 async def setup(bot: GameBot) -> None:

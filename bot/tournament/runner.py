@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import discord
@@ -359,6 +359,17 @@ class Tournaments:
         except discord.NotFound:
             log.info("tournament %s: its message is gone", t.id)
         self._shown[t.id] = board.content + str(t.status)
+
+    async def show_again(self, tournament_ids: Iterable[int]) -> None:
+        """Tournaments whose record a forgotten player left (privacy: forget-me): their messages
+        say so now, not at the next change."""
+        for tid in tournament_ids:
+            try:
+                t = await self.get(tid)
+                if self.owns(t.guild_id):
+                    await self._show(t)
+            except (TournamentError, discord.HTTPException) as err:
+                log.info("tournament %s: its message was not shown again: %s", tid, err)
 
     # ---- players' clicks on the tournament's message -----------------------------------------------
 

@@ -324,11 +324,11 @@ class Store(abc.ABC, SurfaceQueries, TournamentQueries):
                             seat,
                         )
                 changed += 1
-            await forget_in_tournaments(db, user_id, now)
+            tournaments = await forget_in_tournaments(db, user_id, now)
             rated = await db.execute("DELETE FROM ratings WHERE player=?", str(user_id))
             recorded = await db.execute("DELETE FROM records WHERE user_id=?", user_id)
             settings = await db.execute("DELETE FROM user_settings WHERE user_id=?", user_id)
-            return Forgotten(changed, rated, recorded, settings)
+            return Forgotten(changed, rated, recorded, settings, tuple(tournaments))
 
         return await self._write(forget)
 

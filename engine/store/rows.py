@@ -129,6 +129,7 @@ class Forgotten:
     ratings: int
     records: int
     settings: int = 0  # their own settings (a DM when their turn comes)
+    tournaments: tuple[int, ...] = ()  # the tournaments whose record named them (their messages follow)
 
 
 __all__ = ["LIVE", "Forgotten", "LiveEntry", "LoggedAction", "MatchRow", "Record", "SeatInfo", "SurfaceRow"]

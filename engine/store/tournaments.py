@@ -12,10 +12,10 @@ from engine.store.errors import WriteConflict
 from engine.tournament.model import OPEN, Tournament
 
 
-async def forget_in_tournaments(db: Conn, user_id: int, now: float) -> int:
+async def forget_in_tournaments(db: Conn, user_id: int, now: float) -> list[int]:
     """Within ``forget_user``'s transaction: every tournament that names the user names them no more
-    (engine.tournament.model.Tournament.forget); how many changed."""
-    changed = 0
+    (engine.tournament.model.Tournament.forget); the ids of those that changed."""
+    changed: list[int] = []
     for tid, data in await db.fetch("SELECT id, data FROM tournaments WHERE data LIKE ?", f"%{user_id}%"):
         t = Tournament.load(json.loads(data))
         if t.forget(user_id):
@@ -24,7 +24,7 @@ async def forget_in_tournaments(db: Conn, user_id: int, now: float) -> int:
                 "UPDATE tournaments SET version=?, data=?, updated=? WHERE id=?",
                 t.version, json.dumps(t.dump()), now, tid,
             )  # fmt: skip
-            changed += 1
+            changed.append(tid)
     return changed
 
 

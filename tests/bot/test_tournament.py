@@ -467,3 +467,19 @@ async def test_discord_failing_while_a_round_opens_loses_nothing_and_opens_nothi
         mid for mid in await env.bot.store.live_ids() if (await env.bot.matches.get(mid))[0].meta.tournament
     ]
     assert sorted(opened) == sorted(g.match_id for g in tables), "no match opened twice"
+
+
+async def test_forget_me_takes_a_player_off_the_tournament_message_at_once(simcord_env):
+    """Data deletion reaches the tournament's message now, not at its next change: a player who
+    signed up and asks to be forgotten is no longer named there."""
+    env = simcord_env
+    _, channel, boss, players = organiser(env, 3, game_names="zed")
+    tid = await create(env, channel, boss, players, game="uonga", format="swiss", signup_minutes=60)
+    gone = players[1]
+    assert "zed1" in tournament_message(channel, tid).content
+    r = await gone.slash(channel, "privacy forget-me", confirm=True)
+    assert r.ephemeral and r.response.content.startswith(TR("privacy.done_me", user=gone.id, matches=0,
+                                                            ratings=0, records=0)[:12])  # fmt: skip
+    shown = tournament_message(channel, tid).content
+    assert "zed1" not in shown, shown
+    assert "zed0" in shown and "zed2" in shown
