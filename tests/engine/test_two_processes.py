@@ -118,3 +118,22 @@ async def test_two_processes_racing_on_the_same_matches_lose_nothing_and_double_
     finally:
         await judge.close()
         await judge.store.close()
+
+
+async def test_a_process_that_hears_another_s_commits_keeps_no_lock_for_them(postgres_url, pg_schema):
+    """A commit heard from another process (LISTEN/NOTIFY) makes no write lock here: one per match any
+    process had moved since start-up piled up in every process (bench.scale, several processes)."""
+    from tests.engine.conftest import start_match
+
+    writer, listener = await _open(postgres_url, pg_schema), await _open(postgres_url, pg_schema)
+    try:
+        await listener.recover()  # (as at start-up: it listens from now on)
+        ids = [await start_match(writer, channel, seed=channel) for channel in range(1, 6)]
+        await asyncio.sleep(1.0)  # the notices of the commits reach the listener
+        assert listener.store.listening, "the second process hears the first's commits"
+        assert not set(ids) & set(listener._locks), "heard, not written: no lock made"
+        assert set(ids) <= set(writer._locks), "the writer's own locks stay"
+    finally:
+        for matches in (writer, listener):
+            await matches.close()
+            await matches.store.close()
