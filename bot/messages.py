@@ -341,7 +341,9 @@ def game(
         extra.append(ActionButton("h", m.id, 0, "help", label="?", row=4))
         items.extend(_fitting(items, extra, ui.layout))
     elif m.status == "finished":
-        items = [ActionButton("l", m.id, 0, "rematch", label=tr("button.rematch"), emoji="🔁", row=0)]
+        items = []  # (a tournament's game has none: the tournament pairs the next round)
+        if m.meta.tournament is None:
+            items.append(ActionButton("l", m.id, 0, "rematch", label=tr("button.rematch"), emoji="🔁", row=0))
         if lessons.teaches(m.game) and any(seat.user_id is not None for seat in m.seats):
             items.append(ActionButton("h", m.id, 0, "lessons", label=tr("button.lessons"), emoji="🎓", row=0))
     alt = ui.alt_text(view, ctx)

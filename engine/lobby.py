@@ -160,6 +160,8 @@ class Lobby:
             raise LobbyError("rematch.not_finished")
         if self.writer.seat_of(old, user_id) is None:
             raise NotInMatch()
+        if old.meta.tournament is not None:  # (its next game is the next round's pairing)
+            raise LobbyError("rematch.tournament")
         if old.meta.rematch is not None:
             raise LobbyError("rematch.once", game=old.game)
         seats = _rematch_seats(old, user_id, name)

@@ -53,6 +53,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "rules.seat": "Player {n}",
     # a finished game can be offered a rematch once
     "rematch.once": "This game already had its rematch offer. Start a new game with `/{game} start`.",
+    "rematch.tournament": "A tournament's game has no rematch: the tournament pairs the next round.",
     "rematch.forgotten": "A player of this game asked to be forgotten, and a rematch needs {min} players: "
     "start a new game with `/{game} start` and invite someone.",
 }

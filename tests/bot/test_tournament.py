@@ -16,7 +16,7 @@ from bot.i18n import translator
 from bot.tournament.texts import points as shown_points
 from engine.games.honga_turn import raw_total
 from engine.tournament.model import FINISHED, RUNNING
-from tests.bot.helpers import board, button_id, custom_ids, restart
+from tests.bot.helpers import board, button_id, custom_ids, forge_first_button, restart
 from tests.conftest import create_database
 from tests.kit_honga import HongaKit
 from tests.kit_uonga import UongaKit
@@ -483,3 +483,25 @@ async def test_forget_me_takes_a_player_off_the_tournament_message_at_once(simco
     shown = tournament_message(channel, tid).content
     assert "zed1" not in shown, shown
     assert "zed0" in shown and "zed2" in shown
+
+
+async def test_a_tournament_game_over_offers_no_rematch(simcord_env):
+    """The tournament pairs the next round: a finished table's board has no Rematch button, and a
+    rematch click on it (an old board's, a forged one) is refused, saying why, and opens nothing."""
+    env = simcord_env
+    _, channel, boss, players = organiser(env, 2, game_names="r")
+    tid = await create(env, channel, boss, players, game="uonga", format="knockout")
+    await start(env, channel, boss, tid)
+    [g] = (await env.bot.tournaments.get(tid)).of_round(1)
+    await resign(env, channel, players, g.match_id, g.players[0])
+    m, _ = await env.bot.matches.get(g.match_id)
+    assert m.status == "finished" and m.meta.tournament == tid
+    where = thread(channel, g.thread_id)
+    final = board(where)
+    assert not any(c.endswith(":rematch") for c in custom_ids(final)), custom_ids(final)
+    forge_first_button(env, where, f"l:{m.id}:0:rematch")  # an old board's, or a hand-made click
+    final = board(where)
+    r = await member(players, g.players[1]).click(final, custom_id=f"l:{m.id}:0:rematch")
+    assert r.ephemeral and r.response.content == TR("rematch.tournament")
+    m, _ = await env.bot.matches.get(g.match_id)
+    assert m.meta.rematch is None and board(where).id == final.id, "no rematch was opened"
