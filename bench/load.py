@@ -34,7 +34,6 @@ pool of 10 connections, sharing this machine's CPUs with the bench. Every scenar
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import gc
@@ -48,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import Row, ms, pct
-from bench.table import load_average, table
+from bench.table import run_alone
 from engine.compute import run_inline
 from engine.errors import StaleAction
 from engine.games.ugah import RULES
@@ -575,16 +574,7 @@ def run(quick: bool) -> list[Row]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="fewer clicks, shorter saturation")
-    quick = parser.parse_args().quick
-    t0 = time.perf_counter()
-    out = run(quick)
-    print(
-        f"load step, {'quick' if quick else 'full'}, {time.perf_counter() - t0:.0f} s, "
-        f"load average {load_average()}"
-    )
-    print(table(out))
+    run_alone("load", __doc__ or "", run, "fewer clicks, shorter saturation")
 
 
 if __name__ == "__main__":

@@ -32,7 +32,6 @@ under a minute).
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import gc
 import multiprocessing
@@ -47,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import Row, load, ms, pct
-from bench.table import load_average, table
+from bench.table import run_alone
 from engine.compute import run_inline
 from engine.match import Matches
 from engine.store.base import Store
@@ -403,17 +402,7 @@ def run(quick: bool) -> list[Row]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench.scale", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="fewer paced clicks, shorter process runs")
-    quick = parser.parse_args().quick
-    t0 = time.perf_counter()
-    before = load_average()
-    out = run(quick)
-    print(
-        f"scale step, {'quick' if quick else 'full'}, {time.perf_counter() - t0:.0f} s, "
-        f"load average {before} before, {load_average()} after"
-    )
-    print(table(out))
+    run_alone("scale", __doc__ or "", run, "fewer paced clicks, shorter process runs")
 
 
 if __name__ == "__main__":

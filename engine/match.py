@@ -361,9 +361,8 @@ class Matches(Writer):
                     if self.owns(entry.guild_id):
                         self.clock.arm(entry)
                 return
-            lock = self._locks.get(match_id)  # (none made for it: a match heard of is not one written here)
-            if lock is not None and lock.locked():  # a commit of ours may be on its way (its own notice?)
-                async with lock:
+            if self.held(match_id):  # a commit of ours may be on its way (this may be its own notice)
+                async with self.lock(match_id):
                     pass
             cached = self._cache.get(match_id)
             if self.clock.closing or (cached is not None and cached[0].version >= version):

@@ -66,6 +66,11 @@ class Writer:
             lock = self._locks[match_id] = asyncio.Lock()
         return lock
 
+    def held(self, match_id: int) -> bool:
+        """Whether a writer holds the match now (asking makes no lock: a match only read has none)."""
+        lock = self._locks.get(match_id)
+        return lock is not None and lock.locked()
+
     async def get(self, match_id: int) -> tuple[MatchRow, Any]:
         """The committed row and state. Callers read them and never change them. States are decoded
         on first use (start-up decodes nothing); one that cannot be decoded is set aside."""
@@ -198,8 +203,7 @@ class Writer:
     def forget_finished(self, *, locks: bool = False) -> None:
         """Drop the cached finished matches no writer holds (and their locks too, with ``locks``)."""
         for mid, (row, _) in list(self._cache.items()):
-            held = self._locks.get(mid)
-            if row.status not in LIVE and not (held is not None and held.locked()):
+            if row.status not in LIVE and not self.held(mid):
                 del self._cache[mid]
                 if locks:
                     self._locks.pop(mid, None)

@@ -14,7 +14,7 @@ from bot import render_pool
 from bot.messages import game_picture
 from engine.registry import rules_for
 from tests.bot.concurrent import concurrent_clicks
-from tests.bot.helpers import board, custom_ids, open_and_start, play_one, setup_table
+from tests.bot.helpers import board, custom_ids, open_and_start, play_one, setup_table, turns
 
 
 @pytest.fixture(autouse=True)
@@ -59,10 +59,7 @@ async def test_a_computers_move_after_a_click_waits_for_its_commit(simcord_env, 
     mid = await open_and_start(env, channel, players, ai=1)
     seen = _watch_commits(env, monkeypatch)
     rng = random.Random(4)
-    for _ in range(6):
-        m, _ = await env.bot.matches.get(mid)
-        if m.status != "active":
-            break
+    async for _ in turns(env, mid, 6):
         await play_one(env, channel, players, mid, rng)
         await env.advance_time(30)  # the computer's answer
     computers = [ahead for source, ahead in seen if source == "computer"]
