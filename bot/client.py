@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import errors
-from bot.components import ActionButton, ActionSelect, Click
+from bot.components import Click
 from bot.games import UIS
 from bot.i18n import translator
 from bot.punctual import ACK_SECONDS
@@ -152,7 +152,6 @@ class GameBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         await self.store.open()
-        self.add_dynamic_items(ActionButton, ActionSelect)
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         from bot.command_i18n import CommandTranslator  # command names/descriptions in de and es

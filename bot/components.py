@@ -19,6 +19,7 @@ for ``r``, whose surface never changes (a finished match)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -104,26 +105,44 @@ def custom_id(kind: str, match_id: int, version: int, arg: str) -> str:
     return f"{kind}:{match_id}:{version}:{arg}"
 
 
+class Controls(discord.ui.View):
+    """A message's controls. discord.py never keeps it to dispatch clicks: every click of ours is
+    routed by its custom_id alone (bot.router.Router.on_interaction), the same after a restart. A
+    view kept per message sent, and one rebuilt from the clicked message for each click (its
+    DynamicItem dispatch), were work for nothing (issue 35: the bot's CPU per move)."""
+
+    def __init__(self, items: Iterable[discord.ui.Item[Any]] = ()) -> None:
+        super().__init__(timeout=None)
+        for item in items:
+            self.add_item(item)
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+    def is_finished(self) -> bool:  # (what every way of sending a view asks before keeping it)
+        return True
+
+
+class ControlsLayout(discord.ui.LayoutView):
+    """A Components V2 message's layout, never kept to dispatch clicks either (``Controls``)."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+    def is_finished(self) -> bool:
+        return True
+
+
 class _Routed:
-    """What both kinds of control do: rebuild themselves from their custom_id (after a restart too),
-    and hand a click to the client, which routes it (bot.client.GameBot.on_component: nothing here
-    knows the bot class)."""
+    """A control that knows the click it stands for (its custom_id's four parts)."""
 
     kind: str
     match_id: int
     version: int
     arg: str
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> Any:
-        make: Any = cls  # (each subclass's constructor takes these four first)
-        return make(match["kind"], int(match["mid"]), int(match["ver"]), match["arg"])
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = tuple(str(v) for v in (interaction.data or {}).get("values", []))  # a button has none
-        await interaction.client.on_component(
-            interaction, Click(self.kind, self.match_id, self.version, self.arg, values)
-        )
 
 
 class ActionButton(_Routed, discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_ID):

@@ -55,10 +55,15 @@ def plural_index(lang: str, n: Any, forms: int) -> int:  # (n: whatever a templa
     """Which of ``forms`` plural forms fits the count ``n`` (Babel's CLDR rule: 'one' is the first
     form, every other category the last, as the catalogues' ``plural=(n != 1)`` says)."""
     try:
-        category = _plural_rule(lang).plural_form(abs(int(n)))
+        category = _plural_category(lang, abs(int(n)))
     except (TypeError, ValueError):
         category = "other"
     return 0 if category == "one" or forms == 1 else forms - 1
+
+
+@functools.lru_cache(maxsize=4096)  # counts on a board are small: Babel evaluates its rule in Python
+def _plural_category(lang: str, n: int) -> str:
+    return _plural_rule(lang).plural_form(n)
 
 
 @functools.cache

@@ -11,7 +11,7 @@ from typing import Any
 
 import discord
 
-from bot.components import ACT, CHOOSE, KINDS, ActionButton, ActionSelect
+from bot.components import ACT, CHOOSE, KINDS, ActionButton, ActionSelect, Controls, ControlsLayout
 from bot.games import UIS
 from bot.games.base import Ctx
 from bot.games.common import MAX_ALT
@@ -88,10 +88,7 @@ def tr_for(m: MatchRow) -> Translator:
 def _view_of(items: list[discord.ui.Item[Any]]) -> discord.ui.View | None:
     if not items:
         return None
-    view = discord.ui.View(timeout=None)
-    for item in items:
-        view.add_item(item)
-    return view
+    return Controls(items)
 
 
 def _layout_of(
@@ -99,7 +96,7 @@ def _layout_of(
 ) -> discord.ui.LayoutView:
     """A Components V2 message: the text, the board image, then the controls in rows (40 components
     in all: room for a 5x5 grid and a row of other controls). Items keep their ``row`` numbers."""
-    layout = discord.ui.LayoutView(timeout=None)
+    layout = ControlsLayout()
     layout.add_item(discord.ui.TextDisplay(content))
     if image is not None:
         media = discord.MediaGalleryItem(

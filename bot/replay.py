@@ -15,11 +15,10 @@ import io
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import discord
 from PIL import Image, ImageDraw
 
 from bot import messages
-from bot.components import ActionButton, ActionSelect
+from bot.components import ActionButton, ActionSelect, Controls
 from bot.games import UIS
 from bot.games.base import Ctx
 from bot.i18n import Translator
@@ -159,9 +158,7 @@ def step_board(
             ("last", "⏭", last, k == last),
         )
     ]
-    view = discord.ui.View(timeout=None)
-    for item in items:
-        view.add_item(item)
+    view = Controls(items)
     alt = tr("replay.alt", game=game, id=m.id, step=k, total=last)
     draw = step_draw(m, steps, k, image_tr, here[0] if here else None)
     return Board(cut(content, messages.MAX_CONTENT), view, draw, f"replay-{m.id}-{k}.png", alt)

@@ -10,6 +10,7 @@ answer.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -280,13 +281,15 @@ class Router:
         await self.surfaces.answers.answer(interaction, m, state, seat, click.display)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Every component interaction gets an answer, including the ones discord.py's DynamicItem
-        dispatch drops silently: an id none of ours matches (forged, another bot version), and a late
-        click on a control the message no longer has (a double click, a client behind an edit)."""
+        """Every component interaction of ours is routed from here by its custom_id (bot.components:
+        discord.py keeps no view to dispatch it), and every other gets an answer too: an id none of
+        ours matches (forged, another bot version), and a late click on a control the message no
+        longer has (a double click, a client behind an edit)."""
         self.surfaces.note_locale(interaction)  # any command or click: the user's DMs follow it
         if interaction.type is not discord.InteractionType.component:
             return
-        raw = str((interaction.data or {}).get("custom_id", ""))
+        data = interaction.data or {}
+        raw = str(data.get("custom_id", ""))
         click = decode(raw)
         if click is None:
             await errors.reply_engine(interaction, BadActionCode())
@@ -295,6 +298,9 @@ class Router:
             await self._repair(interaction, click)
             await errors.reply_engine(interaction, StaleAction())
             self.clicks.handled(interaction)
+        else:
+            values = tuple(str(v) for v in data.get("values", []))  # a select's choice; a button has none
+            await self.on_component(interaction, dataclasses.replace(click, values=values))
 
 
 def _ids_on(message: discord.Message) -> set[str]:

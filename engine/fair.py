@@ -7,6 +7,7 @@ action], ...], "final": <the rules' dump of the final state>}``; seat -1 is the 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Iterable
 from typing import Any
@@ -15,6 +16,7 @@ from engine.core import Event
 from engine.registry import rules_for
 
 
+@functools.lru_cache(maxsize=1024)  # (every board's first line shows it)
 def seed_hash(seed: int) -> str:
     """SHA-256 of the seed's decimal digits in ASCII (e.g. ``"1234"``), as lowercase hex."""
     return hashlib.sha256(str(seed).encode("ascii")).hexdigest()

@@ -128,8 +128,9 @@ class _ErrorLogCollector(logging.Handler):
 
 @pytest.fixture(autouse=True)
 def logged_errors():
-    """discord.py only *logs* exceptions raised in DynamicItem callbacks, and SimCord's error check
-    does not see them; fail the test on such records (and on our own logged exceptions) unless taken."""
+    """discord.py only *logs* exceptions raised in event handlers (on_interaction routes every
+    click), and SimCord's error check does not see them; fail the test on such records (and on our
+    own logged exceptions) unless taken."""
     collector = _ErrorLogCollector()
     loggers = [logging.getLogger(n) for n in ("discord", "bot", "engine")]
     for lg in loggers:

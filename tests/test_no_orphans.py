@@ -145,7 +145,7 @@ def test_drawing_processes_ended_by_shutdown_start_again_and_are_not_counted_los
     """A bot stopped and started again in one process (a test run) still draws in processes."""
     monkeypatch.setattr(render_pool, "PROCESSES", True)
     monkeypatch.setattr(render_pool, "_lost", [0])
-    monkeypatch.setattr(render_pool._local, "child", None, raising=False)
+    monkeypatch.setattr(render_pool, "_slots", [None] * render_pool.WORKERS)
     first = _ready_process()
     try:
         render_pool.shutdown()

@@ -136,10 +136,20 @@ class BrowserPage:
         button = next(b for b in self.buttons(message) if b.get("label") == label)
         return await self.click(message, button)
 
-    async def asset(self, asset_id: str) -> bytes:
-        async with self.http.get(f"{self.base}/api/assets/{asset_id}", headers=self.headers) as r:
-            assert r.status == 200, r.status
-            return await r.read()
+    async def board_image(self) -> bytes:
+        """The board's image as the page shows it now. A page serves the assets of its latest state
+        only: one read a moment ago is gone once the board moved on (the computer's move), so the
+        latest is read again then (a page's script does the same as it polls)."""
+        for _ in range(20):
+            image = self.board()["attachments"][0]
+            async with self.http.get(
+                f"{self.base}/api/assets/{image['asset_id']}", headers=self.headers
+            ) as r:
+                if r.status == 200:
+                    return await r.read()
+                assert r.status == 404, r.status
+            await self.state()
+        raise AssertionError("the board's image was never served")
 
 
 def completed(receipt: dict[str, Any]) -> bool:
@@ -180,7 +190,7 @@ async def test_playground_plays_ugah_against_the_computer(tmp_path, caplog):
         board = page.board()
         image = board["attachments"][0]
         assert image["content_type"] == "image/png" and image["available"]
-        assert (await page.asset(image["asset_id"])).startswith(PNG_MAGIC)
+        assert (await page.board_image()).startswith(PNG_MAGIC)
         assert game_buttons(page, board), page.buttons(board)
 
         # a few moves: the computer answers after its think time, then it is alice's turn again
@@ -287,7 +297,8 @@ async def test_countdowns_on_a_page_open_for_minutes_are_true(tmp_path):
         await page.run("ugah start", turn_seconds="600")  # (the page sends what is typed)
         await page.click_label("Add AI (medium)")
         await page.click_label("Start")
-        await page.until(lambda: has_image(page), "the board")
+        # (the computer may move first: its move comes at once, and then the countdown is alice's)
+        await page.until(lambda: has_image(page) and "<t:" in page.board()["content"], "alice's turn")
         (due,) = [int(t) for t in re.findall(r"<t:(\d+):R>", page.board()["content"])]
         for _ in range(6):  # three minutes in which nothing happens
             assert await play.tick(30)

@@ -1,7 +1,10 @@
-"""A click answered on the surface it came from, in the click's own interaction response: text and
-controls at once, the image right after (the next player can act meanwhile). The surface's reconciler
-is told what it now shows, so it neither draws it again nor lets an older edit bury it; every other
-surface of the match follows (the coordinator's fan-out) once the answer is out."""
+"""A click answered on the surface it came from, in the click's own interaction response. On the
+board that is one request: text, controls and the new picture together, unless the picture is not
+drawn within ``PICTURE_WAIT`` (then the text and controls go at once and the picture follows). On a
+seat's private surface the picture always follows the text: it waits for the seat's queued clicks,
+so a batch of them is drawn once. The surface's reconciler is told what it now shows, so it neither
+draws it again nor lets an older edit bury it; every other surface of the match follows (the
+coordinator's fan-out) once the answer is out."""
 
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ import discord
 from bot import errors, messages
 from bot.i18n import translator
 from bot.messages import Board
-from bot.render_pool import rendered, start_drawing
+from bot.render_pool import drawn_within, rendered, start_drawing
 from bot.surfaces import panel
 from bot.surfaces.content import fingerprint, image_id, picture_id, prepare_board, public_board, shown
 from bot.surfaces.kind import Context
@@ -24,6 +27,12 @@ from bot.surfaces.reconciler import Reconciler
 from engine.store import MatchRow, SurfaceRow
 
 log = logging.getLogger(__name__)
+
+# How long a board click's answer waits for its picture to go with the text. Less than a Discord round
+# trip (tens to hundreds of milliseconds), which a second request for the image would cost; a
+# drawing begun at the commit is done in a few milliseconds, and one stuck behind a burst's is not
+# waited for.
+PICTURE_WAIT = 0.05
 
 
 def where(interaction: discord.Interaction) -> str:
@@ -162,10 +171,17 @@ class Answers:
         # inputs that comes out the same is not sent again
         kept = rec.shown.picture if tracked and rec.shown is not None else ""
         whole = isinstance(board.view, discord.ui.LayoutView) or board.draw is None
+        with_image = False
+        if not whole and not same_image:
+            start_drawing(board)  # under way in the render pool (since the commit, for a click alone)
+            # on the board, a picture ready soon goes out with the text: one request, not two, and
+            # the whole board a Discord round trip sooner (a private surface's image waits for its
+            # seat's queued clicks instead: Answers._image)
+            with_image = came_from == BOARD and await drawn_within(board, PICTURE_WAIT)
         # recorded before it is sent: a reconciler step starting meanwhile must not draw it again
         token = (interaction.token, interaction.message.id) if interaction.message is not None else None
         if tracked:
-            rec.answered(shown(m.version, board, kept if same_image else ""), token)
+            rec.answered(shown(m.version, board, kept if same_image else None if with_image else ""), token)
         # acknowledged already (a deferred update: bot.punctual, a thread's start): edit the message
         edit = (
             interaction.edit_original_response
@@ -175,9 +191,9 @@ class Answers:
         try:
             if whole:  # a layout refers to its image, and a board without one must drop the old one
                 await edit(**(await rendered(board)).kwargs())
+            elif with_image:  # (not sent again if the message has that very attachment)
+                await edit(**board.kwargs(image=not (kept and picture_id(board) == kept)))
             else:
-                if not same_image:
-                    start_drawing(board)  # under way in the render pool while the text goes out
                 await edit(**board.kwargs(image=False))
                 if not same_image:
                     m = await self._image(interaction, m, rec, came_from, board, seat, token, kept)

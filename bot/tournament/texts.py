@@ -10,7 +10,7 @@ from typing import Any
 
 import discord
 
-from bot.components import ActionButton
+from bot.components import ActionButton, Controls
 from bot.i18n import Translator, translator
 from bot.messages import MAX_CONTENT, Board
 from engine.registry import rules_for
@@ -145,7 +145,7 @@ def _controls(t: Tournament, tr: Translator) -> discord.ui.View | None:
         ops = [("show", discord.ButtonStyle.secondary)]
     if not ops:
         return None
-    view = discord.ui.View(timeout=None)
+    view = Controls()
     for op, style in ops:
         # (version 0: a tournament's controls mean the same whatever changed, so none goes stale when
         # others join at the same moment)

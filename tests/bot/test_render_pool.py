@@ -1,10 +1,12 @@
 """bot.render_pool's drawing processes: the same bytes as a drawing made here, and every way a
 drawing may not reach a process (not started yet, a closure, a dead process, an error) still draws
-or says why. Drawings are asked for from this test's own thread: each thread has its own process."""
+or says why. Drawings are asked for from this test's own thread, which meets the first process
+(nothing else is drawing)."""
 
 from __future__ import annotations
 
 import functools
+import os
 import pickle
 import time
 
@@ -56,12 +58,37 @@ def test_a_drawing_made_in_a_process_is_the_drawing_made_here() -> None:
 
 
 def test_before_its_process_is_ready_a_thread_draws_itself() -> None:
-    render_pool._local.child = None
+    render_pool._slots[0] = None
     draw = _ugah_picture(4)
     before = render_pool.child_cpu()
     assert render_pool.draw(draw) == draw()  # the process was only just started
     assert render_pool.child_cpu() == before
-    assert render_pool._local.child is not None and render_pool._local.child.alive()
+    assert render_pool._slots[0] is not None and render_pool._slots[0].alive()
+
+
+def _pid_after(seconds: float) -> int:
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def test_drawings_one_after_another_all_meet_the_first_process() -> None:
+    """A click alone meets the process that drew its match's last picture, whose kept bands hold
+    what the move left alone (taken in turn, each of two processes missed half of them)."""
+    render_pool.warm_up()
+    first = render_pool._slots[0]
+    assert first is not None
+    pids = [render_pool.RENDER_POOL.submit(render_pool.draw, os.getpid).result() for _ in range(12)]
+    assert set(pids) == {first.process.pid}
+
+
+def test_drawings_at_once_are_drawn_in_both_processes() -> None:
+    render_pool.warm_up()
+    jobs = [
+        render_pool.RENDER_POOL.submit(render_pool.draw, functools.partial(_pid_after, 0.3)) for _ in range(2)
+    ]
+    pids = {job.result() for job in jobs}
+    assert pids == {child.process.pid for child in render_pool._slots if child is not None}
+    assert len(pids) == 2 and os.getpid() not in pids
 
 
 def test_the_translator_travels_as_its_language() -> None:
@@ -100,10 +127,10 @@ def test_a_killed_drawing_process_loses_no_drawing_and_is_started_again() -> Non
 
 def test_after_processes_kept_dying_the_threads_draw_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(render_pool, "_lost", [render_pool.MAX_LOST])
-    render_pool._local.child = None
+    render_pool._slots[0] = None
     draw = _ugah_picture()
     assert render_pool.draw(draw) == draw()
-    assert render_pool._local.child is None, "no process started again"
+    assert render_pool._slots[0] is None, "no process started again"
 
 
 def test_a_board_picture_pickles_with_its_translator() -> None:
