@@ -1,10 +1,10 @@
-"""A click answered on the surface it came from, in the click's own interaction response. On the
-board that is one request: text, controls and the new picture together, unless the picture is not
-drawn within ``PICTURE_WAIT`` (then the text and controls go at once and the picture follows). On a
-seat's private surface the picture always follows the text: it waits for the seat's queued clicks,
-so a batch of them is drawn once. The surface's reconciler is told what it now shows, so it neither
-draws it again nor lets an older edit bury it; every other surface of the match follows (the
-coordinator's fan-out) once the answer is out."""
+"""A click answered on the surface it came from, in the click's own interaction response: one
+request, its text, controls and new picture together, unless the picture is not drawn within
+``PICTURE_WAIT`` (then the text and controls go at once and the picture follows). On a seat's
+private surface the picture also follows the text while other clicks of the match are on their
+way: it waits for them, so a batch of clicks is drawn once, at the last. The surface's reconciler
+is told what it now shows, so it neither draws it again nor lets an older edit bury it; every
+other surface of the match follows (the coordinator's fan-out) once the answer is out."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from engine.store import MatchRow, SurfaceRow
 
 log = logging.getLogger(__name__)
 
-# How long a board click's answer waits for its picture to go with the text. Less than a Discord round
+# How long a click's answer waits for its picture to go with the text. Less than a Discord round
 # trip (tens to hundreds of milliseconds), which a second request for the image would cost; a
 # drawing begun at the commit is done in a few milliseconds, and one stuck behind a burst's is not
 # waited for.
@@ -171,17 +171,11 @@ class Answers:
         # inputs that comes out the same is not sent again
         kept = rec.shown.picture if tracked and rec.shown is not None else ""
         whole = isinstance(board.view, discord.ui.LayoutView) or board.draw is None
-        with_image = False
-        if not whole and not same_image:
-            start_drawing(board)  # under way in the render pool (since the commit, for a click alone)
-            # on the board, a picture ready soon goes out with the text: one request, not two, and
-            # the whole board a Discord round trip sooner (a private surface's image waits for its
-            # seat's queued clicks instead: Answers._image)
-            with_image = came_from == BOARD and await drawn_within(board, PICTURE_WAIT)
-        # recorded before it is sent: a reconciler step starting meanwhile must not draw it again
+        # recorded before anything is awaited: a reconciler step starting meanwhile must not draw it
         token = (interaction.token, interaction.message.id) if interaction.message is not None else None
         if tracked:
-            rec.answered(shown(m.version, board, kept if same_image else None if with_image else ""), token)
+            rec.answered(shown(m.version, board, kept if same_image else ""), token)
+        with_image = not whole and not same_image and await self._drawn_in_time(board, m, came_from)
         # acknowledged already (a deferred update: bot.punctual, a thread's start): edit the message
         edit = (
             interaction.edit_original_response
@@ -192,7 +186,9 @@ class Answers:
             if whole:  # a layout refers to its image, and a board without one must drop the old one
                 await edit(**(await rendered(board)).kwargs())
             elif with_image:  # (not sent again if the message has that very attachment)
-                await edit(**board.kwargs(image=not (kept and picture_id(board) == kept)))
+                picture = picture_id(board)
+                await edit(**board.kwargs(image=not (kept and picture == kept)))
+                rec.pictured(key, picture)
             else:
                 await edit(**board.kwargs(image=False))
                 if not same_image:
@@ -212,6 +208,14 @@ class Answers:
         if came_from == PANEL:
             await self._adopt_panel(interaction, m, seat)
         return True
+
+    async def _drawn_in_time(self, board: Board, m: MatchRow, came_from: str) -> bool:
+        """Whether the picture goes with the text: one request, not two, and the whole surface a
+        Discord round trip sooner. Only if drawn within ``PICTURE_WAIT`` (under way since the commit,
+        for a click alone on the board), and on a private surface only while no other click of the
+        match is on its way (its image then waits for them, drawn once: ``_image``)."""
+        start_drawing(board)  # (or it goes on in the render pool while the text goes out)
+        return (came_from == BOARD or self.quiet.still(m.id)) and await drawn_within(board, PICTURE_WAIT)
 
     async def _image(
         self,

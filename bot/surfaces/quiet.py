@@ -36,6 +36,10 @@ class Quiet:
                 del self._acting[pair]
             self._calm.set()  # whoever waits checks again
 
+    def still(self, match_id: int) -> bool:
+        """No click of this match is on its way to its commit now."""
+        return not any(match == match_id for match, _ in self._acting)
+
     async def calm(self) -> None:
         """Until no click of any match is on its way to a commit (bounded as ``wait``): work that
         can wait (noting what surfaces show) leaves a burst of clicks the database to themselves."""
