@@ -141,13 +141,14 @@ class BrowserPage:
         only: one read a moment ago is gone once the board moved on (the computer's move), so the
         latest is read again then (a page's script does the same as it polls)."""
         for _ in range(20):
-            image = self.board()["attachments"][0]
-            async with self.http.get(
-                f"{self.base}/api/assets/{image['asset_id']}", headers=self.headers
-            ) as r:
-                if r.status == 200:
-                    return await r.read()
-                assert r.status == 404, r.status
+            if has_image(self):  # (a state read while the board's new picture is on its way: none)
+                image = self.board()["attachments"][0]
+                url = f"{self.base}/api/assets/{image['asset_id']}"
+                async with self.http.get(url, headers=self.headers) as r:
+                    if r.status == 200:
+                        return await r.read()
+                    assert r.status == 404, r.status
+            await asyncio.sleep(0.05)
             await self.state()
         raise AssertionError("the board's image was never served")
 
