@@ -225,6 +225,25 @@ async def _clicks(
     }
 
 
+async def held_decoded(matches: Matches, store: Store) -> tuple[int, float, list[int]]:
+    """recover + every live match decoded once, as a process holding them all: (live, bytes held,
+    the live matches' ids)."""
+    gc.collect()
+    tracing = tracemalloc.is_tracing()  # (someone else's tracing is left running)
+    if not tracing:
+        tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    live = await matches.recover()
+    ids = [e.id for e in await store.live_entries()]
+    for mid in ids:
+        await matches.get(mid)
+    gc.collect()
+    held = tracemalloc.get_traced_memory()[0] - base
+    if not tracing:
+        tracemalloc.stop()
+    return live, held, ids
+
+
 async def live_clicks(
     new_store: NewStore, n_matches: int, clicks: int, clickers: int = 20, pause: float = 0.1
 ) -> dict[str, Any]:
@@ -236,19 +255,7 @@ async def live_clicks(
     await store.open()
     matches = _engine(store)
     try:
-        gc.collect()
-        tracing = tracemalloc.is_tracing()  # (someone else's tracing is left running)
-        if not tracing:
-            tracemalloc.start()
-        base = tracemalloc.get_traced_memory()[0]
-        live = await matches.recover()
-        ids = [e.id for e in await store.live_entries()]
-        for mid in ids:
-            await matches.get(mid)
-        gc.collect()
-        held = tracemalloc.get_traced_memory()[0] - base
-        if not tracing:
-            tracemalloc.stop()
+        live, held, ids = await held_decoded(matches, store)
         rng, pool, n = random.Random(11), list(ids), min(clickers, n_matches)
         flat = await _clicks(matches, pool, clicks, n, 0.0, rng)
         paced = await _clicks(matches, pool, clicks // 2, n, pause, rng)

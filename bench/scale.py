@@ -33,7 +33,6 @@ under a minute).
 from __future__ import annotations
 
 import asyncio
-import gc
 import multiprocessing
 import os
 import queue
@@ -41,7 +40,6 @@ import random
 import sys
 import tempfile
 import time
-import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -106,23 +104,6 @@ class CommitClock:
 # ---- 10,000 live matches in one process ---------------------------------------------------------
 
 
-async def _held(matches: Matches, store: Store) -> tuple[int, float]:
-    """recover + every live match decoded once, as a process holding them all: (live, bytes held)."""
-    gc.collect()
-    tracing = tracemalloc.is_tracing()  # (someone else's tracing is left running)
-    if not tracing:
-        tracemalloc.start()
-    base = tracemalloc.get_traced_memory()[0]
-    live = await matches.recover()
-    for entry in await store.live_entries():
-        await matches.get(entry.id)
-    gc.collect()
-    held = tracemalloc.get_traced_memory()[0] - base
-    if not tracing:
-        tracemalloc.stop()
-    return live, held
-
-
 async def one_process(
     new_store: load.NewStore, n_live: int, clicks: int, clickers: int = 20, pause: float = 0.1
 ) -> dict[str, Any]:
@@ -135,7 +116,7 @@ async def one_process(
     await store.open()
     matches = load._engine(store)
     try:
-        live, held = await _held(matches, store)
+        live, held, _ = await load.held_decoded(matches, store)
         timed = CommitClock(store)
         paced = await load._clicks(matches, list(active), clicks, clickers, pause, rng, move=timed.move)
     finally:

@@ -14,7 +14,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import errors
-from bot.components import Click
 from bot.games import UIS
 from bot.i18n import translator
 from bot.punctual import ACK_SECONDS
@@ -208,9 +207,6 @@ class GameBot(commands.AutoShardedBot):
         return False
 
     # ---- clicks ----------------------------------------------------------------------------------
-
-    async def on_component(self, interaction: discord.Interaction, click: Click) -> None:
-        await self.router.on_component(interaction, click)
 
     async def show_hand(self, interaction: discord.Interaction, match_id: int) -> None:
         m, state = await self.matches.get(match_id)

@@ -105,16 +105,11 @@ def custom_id(kind: str, match_id: int, version: int, arg: str) -> str:
     return f"{kind}:{match_id}:{version}:{arg}"
 
 
-class Controls(discord.ui.View):
-    """A message's controls. discord.py never keeps it to dispatch clicks: every click of ours is
-    routed by its custom_id alone (bot.router.Router.on_interaction), the same after a restart. A
-    view kept per message sent, and one rebuilt from the clicked message for each click (its
-    DynamicItem dispatch), were work for nothing (issue 35: the bot's CPU per move)."""
-
-    def __init__(self, items: Iterable[discord.ui.Item[Any]] = ()) -> None:
-        super().__init__(timeout=None)
-        for item in items:
-            self.add_item(item)
+class _NotKept:
+    """A view discord.py never keeps to dispatch clicks: every click of ours is routed by its
+    custom_id alone (bot.router.Router.on_interaction), the same after a restart. A view kept per
+    message sent, and one rebuilt from the clicked message for each click (its DynamicItem
+    dispatch), were work for nothing (issue 35: the bot's CPU per move)."""
 
     def is_dispatchable(self) -> bool:
         return False
@@ -123,17 +118,20 @@ class Controls(discord.ui.View):
         return True
 
 
-class ControlsLayout(discord.ui.LayoutView):
-    """A Components V2 message's layout, never kept to dispatch clicks either (``Controls``)."""
+class Controls(_NotKept, discord.ui.View):
+    """A message's controls."""
+
+    def __init__(self, items: Iterable[discord.ui.Item[Any]] = ()) -> None:
+        super().__init__(timeout=None)
+        for item in items:
+            self.add_item(item)
+
+
+class ControlsLayout(_NotKept, discord.ui.LayoutView):
+    """A Components V2 message's layout."""
 
     def __init__(self) -> None:
         super().__init__(timeout=None)
-
-    def is_dispatchable(self) -> bool:
-        return False
-
-    def is_finished(self) -> bool:
-        return True
 
 
 class _Routed:

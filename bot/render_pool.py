@@ -215,10 +215,9 @@ def draw(fn: Callable[[], bytes]) -> bytes:
     if not PROCESSES:
         return fn()
     with _slot() as slot:
-        child = None if slot is None else _child(slot)
-        if slot is None or child is None:
-            return fn()
-        return _draw_in(slot, child, fn)
+        if slot is not None and (child := _child(slot)) is not None:
+            return _draw_in(slot, child, fn)
+        return fn()
 
 
 def _draw_in(slot: int, child: _Child, fn: Callable[[], bytes]) -> bytes:

@@ -108,7 +108,7 @@ class Router:
         self.clicks = punctual.Clicks(ack_seconds)  # each acknowledged in time (GameBot.dispatch)
 
     async def on_component(self, interaction: discord.Interaction, click: Click) -> None:
-        self.surfaces.note_locale(interaction)  # the clicker's DMs follow their language
+        """A click of ours (``on_interaction`` decoded it and noted the clicker's language)."""
         try:
             await self.clicks.handling(interaction)
             if click.surface == TOURNAMENT_SURFACE:
