@@ -19,12 +19,10 @@ random; the clicks that solve a task (or end the round) are counted apart.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import random
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -64,24 +62,6 @@ class Counts:
             seen.add(png)
 
 
-@contextmanager
-def _counting_drawings() -> Iterator[list[bytes]]:
-    """Every picture drawn while inside (digests of its bytes, in order)."""
-    drawn: list[bytes] = []
-    real = render_pool.draw
-
-    def counting(fn: Callable[[], bytes]) -> bytes:
-        png = real(fn)
-        drawn.append(hashlib.blake2b(png, digest_size=16).digest())
-        return png
-
-    render_pool.draw = counting
-    try:
-        yield drawn
-    finally:
-        render_pool.draw = real
-
-
 async def _settled(env: Any, mid: int, click: Callable[[], Any]) -> None:
     """Run ``click`` and settle every surface of the match."""
     await click()
@@ -91,7 +71,12 @@ async def _settled(env: Any, mid: int, click: Callable[[], Any]) -> None:
 async def two_player(game: str, clicks: int, seed: int = 35) -> Counts:
     """Seeded games of ``game`` (two people, moving as bench.clicks does) for ``clicks`` clicks."""
     out, seen = Counts(), set[bytes]()
-    with tempfile.TemporaryDirectory() as tmp, _fast_idle(), no_recaps(), _counting_drawings() as drawn:
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        _fast_idle(),
+        no_recaps(),
+        render_pool.drawn_pictures() as drawn,
+    ):
         bot = bench_bot(str(Path(tmp) / "bench.db"))
         try:
             async with simcord.run(bot) as env:
@@ -157,7 +142,12 @@ async def ubongo(
     solved a task)."""
     every, solves, seen = Counts(), Counts(), set[bytes]()
     rng = random.Random(seed)
-    with tempfile.TemporaryDirectory() as tmp, _fast_idle(), no_recaps(), _counting_drawings() as drawn:
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        _fast_idle(),
+        no_recaps(),
+        render_pool.drawn_pictures() as drawn,
+    ):
         bot = bench_bot(str(Path(tmp) / "bench.db"))
         try:
             async with simcord.run(bot) as env:

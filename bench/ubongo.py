@@ -256,14 +256,6 @@ async def _dm_clicks(single: int, batches: int) -> dict[str, list[float]]:
         "duplicates": [],
         "changed": [],
     }
-    drawn: list[bytes] = []
-    real_draw = render_pool.draw
-
-    def counting_draw(fn: Callable[[], bytes]) -> bytes:
-        png = real_draw(fn)
-        drawn.append(png)
-        return png
-
     fixed = render_task(RULES.view(_midround(1, 1, 1), 0), 0)  # the "no render" series sends this PNG
     ShapeButton.png = fixed
     task_image = ui_module._task_image
@@ -293,14 +285,14 @@ async def _dm_clicks(single: int, batches: int) -> dict[str, list[float]]:
                 shown = await _images(players, channel)
                 # the placements repeat (first piece, first spot): time drawing them, not their reuse
                 render_pool.forget_drawings()
-                drawn.clear()
-                render_pool.draw = counting_draw
-                t0 = edits.start()
-                results = await concurrent_dm_clicks(env, clicks)
-                out["batch"].append(time.perf_counter() - t0)
-                out["in_batch"] += [edits.at.get(msg.id, time.perf_counter()) - t0 for _, msg, _ in clicks]
-                await bot.surfaces.settle(mid)
-                render_pool.draw = real_draw
+                with render_pool.drawn_pictures() as drawn:
+                    t0 = edits.start()
+                    results = await concurrent_dm_clicks(env, clicks)
+                    out["batch"].append(time.perf_counter() - t0)
+                    out["in_batch"] += [
+                        edits.at.get(msg.id, time.perf_counter()) - t0 for _, msg, _ in clicks
+                    ]
+                    await bot.surfaces.settle(mid)
                 after = await _images(players, channel)
                 out["drawn"].append(len(drawn))
                 out["duplicates"].append(sum(1 for png in drawn if png in shown.values()))

@@ -1,12 +1,12 @@
 """Drawing off the event loop, shared by every surface, command and benchmark that draws an image:
-two low-priority render threads, handing their drawings to two drawing processes.
+two drawing processes (``bot.drawing_process``), and two low-priority render threads for what they
+cannot take.
 
-The drawing is Python code that holds the interpreter lock while it runs, so a render thread used
-to take turns with the event loop (a 4 ms board took 10-16 ms of wall time beside a busy loop). In a
-process of its own it runs on another core: the thread only pickles the inputs (a view dict, names,
-a caption, a language), waits on a pipe with the lock released, and hands the PNG back. A drawing
-that cannot be pickled, or whose process has died, is drawn in the thread as before; a process
-that dies is started again on the next drawing.
+The event loop sends its drawings to the first free process itself and reads the answer when it
+comes (``off_loop``, ``start_drawing``); while both are busy, a drawing waits for the first to be
+free. A thread that draws (``draw``) does the same, waiting on the pipe with the interpreter lock
+released. A drawing that cannot be pickled, or that meets no process (not started yet, or lost), is
+drawn in a render thread; a process that dies is started again on the next drawing.
 
 A board's image is drawn once per distinct picture: drawings are shared by their inputs (the board's
 image key) while in flight and kept for a while after, so the click's answer, the surface reconcilers,
@@ -16,50 +16,38 @@ comes out as the very same bytes."""
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
+import functools
 import logging
-import os
 import pickle
-import socket
 import subprocess
-import sys
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from multiprocessing.connection import Connection
-from typing import Any
 
+from bot.drawing_process import RENDER_THREAD, Answer, Child, background_priority, read_answer
 from bot.messages import Board
-from engine import orphans
 from render import png
 
 log = logging.getLogger(__name__)
 
 
-def _background_priority() -> None:
-    """Render threads and processes yield the CPU to the event loop's thread: on 2 cores a busy
-    renderer could delay other handlers by a scheduler time slice (measured in bench: loop delay p99)."""
-    with contextlib.suppress(OSError, AttributeError):
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
-
-
-RENDER_THREAD = "render"  # the render threads' name prefix
 WORKERS = 2  # render threads, and as many drawing processes
 RENDER_POOL = ThreadPoolExecutor(
-    max_workers=WORKERS, thread_name_prefix=RENDER_THREAD, initializer=_background_priority
+    max_workers=WORKERS, thread_name_prefix=RENDER_THREAD, initializer=background_priority
 )
 PROCESSES = True  # False (RENDER_PROCESSES=0, bot.settings; the tests): draw in the render threads only
 _forgotten = [0]  # forget_drawings() calls: a drawing process seeing a new count drops its bands too
-READY = b"ready"
-NOT_HERE = b"not here"  # a drawing process's answer to a drawing it cannot unpickle
 MAX_LOST = 3  # drawing processes lost (died, or would not start) before the threads draw alone
 _lost = [0]
-_slots: list[_Child | None] = [None] * WORKERS
+_slots: list[Child | None] = [None] * WORKERS
 _busy = [False] * WORKERS
+_reading: list[asyncio.AbstractEventLoop | None] = [None] * WORKERS  # the loop awaiting a slot's answer
 _slot_lock = threading.Lock()
-_children: list[_Child] = []
+_children: list[Child] = []
 _unpicklable: set[str] = set()  # drawings said to be drawn in the threads (not pickled)
 _cpu_lock = threading.Lock()
 _child_cpu = [0.0]
@@ -71,117 +59,54 @@ def child_cpu() -> float:
         return _child_cpu[0]
 
 
-def _serve(conn: Connection, parent_pid: int, pdeathsig: bool) -> None:
-    """A drawing process: draw what arrives, answer (png, error, cpu seconds); end when the pipe does,
-    or at once when the bot does (even mid-drawing: a SIGKILLed bot must leave no process behind)."""
-    orphans.die_with_parent(parent_pid, pdeathsig=pdeathsig)
-    _background_priority()
-    with contextlib.suppress(OSError):  # (the bot is gone already: the loop below ends at once)
-        conn.send_bytes(READY)  # imports done: drawings may come
-    forgotten = 0
-    while True:
-        try:
-            data = conn.recv_bytes()
-        except (EOFError, OSError):  # the bot ended, or was killed
-            return
-        c0 = time.process_time()
-        try:
-            generation, job = pickle.loads(data)
-        except Exception:  # e.g. a function of the bot's __main__: the render thread draws it
-            with contextlib.suppress(OSError):
-                conn.send_bytes(NOT_HERE)
-            continue
-        if generation != forgotten:
-            forgotten = generation
-            png.forget()
-        out: Any = None
-        error: BaseException | None = None
-        try:
-            out = job()
-        except Exception as exc:  # raised again in the render thread
-            error = exc
-        answer = (out, error, time.process_time() - c0)
-        try:
-            data = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
-        except Exception:  # an exception that does not pickle: its text does
-            data = pickle.dumps((None, RuntimeError(repr(error)), answer[2]))
-        try:
-            conn.send_bytes(data)
-        except OSError:
-            return
-
-
-_MAIN = (
-    "import sys; from multiprocessing.connection import Connection; from bot.render_pool import _serve; "
-    "_serve(Connection(int(sys.argv[1])), int(sys.argv[2]), sys.argv[3] == '1')"
-)
-
-
-class _Child:
-    """One drawing process and the pipe to it, used by one thread at a time (``_slot``). It is started
-    in the background: until it says it is ready (its imports take about a second), the thread
-    draws, so no drawing waits for it. A plain Python process running ``_serve`` (not multiprocessing's
-    spawn, which would run the bot's main module again in the child), on the bot's own sys.path."""
-
-    def __init__(self) -> None:
-        ours, theirs = socket.socketpair()
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-        # the parent-death signal follows the spawning thread: only one that lasts as long as the
-        # bot (a render thread, which ends with the pool; the main thread) may ask for it
-        thread = threading.current_thread()
-        lasting = thread is threading.main_thread() or thread.name.startswith(RENDER_THREAD)
-        with theirs:
-            self.process = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-c",
-                    _MAIN,
-                    str(theirs.fileno()),
-                    str(os.getpid()),
-                    "1" if lasting else "0",
-                ],
-                pass_fds=[theirs.fileno()],
-                stdin=subprocess.DEVNULL,
-                env=env,
-            )
-        self.conn = Connection(ours.detach())
-        self.ready = False
-        self.stopped = False  # by shutdown(): the next drawing starts another, not counted as lost
-
-    def alive(self) -> bool:
-        return self.process.poll() is None
-
-    def is_ready(self) -> bool:
-        if not self.ready and self.conn.poll(0):
-            self.ready = self.conn.recv_bytes() == READY  # EOFError: it died starting
-        return self.ready
-
-    def run(self, payload: bytes) -> tuple[Any, BaseException | None, float] | None:
-        """The drawing's (png, error, cpu seconds), or None if the process cannot unpickle it."""
-        self.conn.send_bytes(payload)
-        answer = self.conn.recv_bytes()
-        return None if answer == NOT_HERE else pickle.loads(answer)
-
-
 @contextlib.contextmanager
 def _slot() -> Iterator[int | None]:
-    """The first drawing process no other thread is using (None: all are). The first is taken
-    whenever it is free, so a click alone always meets the process that drew the match's last
-    picture: its kept bands hold what the move left alone. Taken in turn, each process missed half
-    of them (Ugah: 3.75 against 2.63 ms of a process's CPU a drawing, bench/render_pool)."""
-    with _slot_lock:
-        slot = next((i for i, busy in enumerate(_busy) if not busy), None)
-        if slot is not None:
-            _busy[slot] = True
+    """The first drawing process no other drawing is using (None: all are), while inside."""
+    slot = _take_slot()
     try:
         yield slot
     finally:
         if slot is not None:
-            with _slot_lock:
-                _busy[slot] = False
+            _free_slot(slot)
 
 
-def _child(slot: int = 0) -> _Child | None:
+def _take_slot() -> int | None:
+    """Take the first free drawing process. The first is taken whenever it is free, so a click alone
+    always meets the process that drew the match's last picture: its kept bands hold what the move
+    left alone. Taken in turn, each process missed half of them (Ugah: 3.75 against 2.63 ms of a
+    process's CPU a drawing, bench/render_pool)."""
+    with _slot_lock:
+        for i, loop in enumerate(_reading):
+            if _busy[i] and loop is not None and loop.is_closed():
+                _retire(i)  # its answer will never be read: the process goes, the slot is free
+        slot = next((i for i, busy in enumerate(_busy) if not busy), None)
+        if slot is not None:
+            _busy[slot] = True
+    return slot
+
+
+def _free_slot(slot: int) -> None:
+    with _slot_lock:
+        _busy[slot] = False
+        _reading[slot] = None
+    if _queued:  # a drawing waits for it: sent from its loop (this may be a render thread)
+        with contextlib.suppress(RuntimeError):  # (that loop closed: _next drops it when it runs)
+            _queued[0][1].get_loop().call_soon_threadsafe(_next)
+
+
+def _retire(slot: int) -> None:
+    """(Under _slot_lock) a drawing process whose answer no loop will read: ended, and started
+    afresh at the next drawing (not lost: nothing is wrong with it)."""
+    child = _slots[slot]
+    if child is not None:
+        child.stopped = True
+        child.process.kill()
+        with contextlib.suppress(ValueError):
+            _children.remove(child)
+    _busy[slot], _reading[slot] = False, None
+
+
+def _child(slot: int = 0) -> Child | None:
     """The slot's drawing process, once ready (None: draw here for now)."""
     child = _slots[slot]
     if child is not None and child.stopped:
@@ -189,7 +114,7 @@ def _child(slot: int = 0) -> _Child | None:
         child = _slots[slot] = None
     try:
         if child is None and _lost[0] < MAX_LOST:
-            child = _slots[slot] = _Child()
+            child = _slots[slot] = Child()
             _children.append(child)
         return child if child is not None and child.is_ready() else None
     except (EOFError, OSError) as exc:
@@ -211,37 +136,160 @@ def _lose(slot: int, exc: BaseException) -> None:
 
 
 def draw(fn: Callable[[], bytes]) -> bytes:
-    """One drawing, from a render thread: every drawing goes through here (benchmarks count them)."""
+    """One drawing, from a render thread (the loop's own drawings: ``_begin``)."""
     if not PROCESSES:
-        return fn()
+        return _seen(fn())
     with _slot() as slot:
         if slot is not None and (child := _child(slot)) is not None:
-            return _draw_in(slot, child, fn)
-        return fn()
+            return _seen(_draw_in(slot, child, fn))
+        return _seen(fn())
 
 
-def _draw_in(slot: int, child: _Child, fn: Callable[[], bytes]) -> bytes:
-    try:
-        payload = pickle.dumps((_forgotten[0], fn), protocol=pickle.HIGHEST_PROTOCOL)
-    except (pickle.PicklingError, TypeError, AttributeError) as exc:
-        name = getattr(getattr(fn, "func", fn), "__qualname__", type(fn).__name__)
-        if name not in _unpicklable:  # said once: a game's drawing found here is a slow path to fix
-            _unpicklable.add(name)
-            log.info("drawing %s does not pickle (%s): drawn in the render thread", name, exc)
+def _draw_in(slot: int, child: Child, fn: Callable[[], bytes]) -> bytes:
+    payload = _payload(fn)
+    if payload is None:
         return fn()  # not picklable (a closure): drawn here
     try:
         answer = child.run(payload)
     except (EOFError, OSError) as exc:
         _lose(slot, exc)
         return fn()
-    if answer is None:
-        return fn()
+    return fn() if answer is None else _took(answer)
+
+
+def _payload(fn: Callable[[], bytes]) -> bytes | None:
+    """The drawing pickled for a drawing process (None: it does not pickle; said once per kind)."""
+    try:
+        return pickle.dumps((_forgotten[0], fn), protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError) as exc:
+        name = getattr(getattr(fn, "func", fn), "__qualname__", type(fn).__name__)
+        if name not in _unpicklable:  # said once: a game's drawing found here is a slow path to fix
+            _unpicklable.add(name)
+            log.info("drawing %s does not pickle (%s): drawn in the render thread", name, exc)
+        return None
+
+
+def _took(answer: Answer) -> bytes:
     out, error, cpu = answer
     with _cpu_lock:
         _child_cpu[0] += cpu
     if error is not None:
         raise error
     return out
+
+
+def _begin(fn: Callable[[], bytes]) -> asyncio.Future[bytes]:
+    """A drawing from the event loop, begun now: sent to the first free drawing process, whose answer
+    the loop reads itself when it comes. A render thread used to carry it there and back; it had to
+    take the interpreter lock from the busy loop at both ends (0.3-0.4 ms of CPU a drawing, and the
+    drawing began only once it got the lock). While every process is busy (a burst) it waits for
+    the first to be free; the render threads draw what no process can take."""
+    loop = asyncio.get_running_loop()
+    if PROCESSES and _lost[0] < MAX_LOST:
+        drawing: asyncio.Future[bytes] = loop.create_future()
+        slot = _take_slot()
+        if slot is None:
+            _queued.append((fn, drawing))
+            return drawing
+        if _send(slot, fn, drawing):
+            return drawing
+    # the executor's own future, not one chained to it: a simulated Discord (the tests) knows it
+    return loop.run_in_executor(RENDER_POOL, _drawn_here, fn)
+
+
+_queued: collections.deque[tuple[Callable[[], bytes], asyncio.Future[bytes]]] = collections.deque()
+
+
+def _send(slot: int, fn: Callable[[], bytes], drawing: asyncio.Future[bytes]) -> bool:
+    """The drawing sent to the slot's process (False, the slot freed: it cannot take it now)."""
+    child = _child(slot)
+    payload = _payload(fn) if child is not None else None
+    if child is None or payload is None:
+        _free_slot(slot)
+        return False
+    try:
+        child.conn.send_bytes(payload)
+    except OSError as exc:
+        _lose(slot, exc)
+        _free_slot(slot)
+        return False
+    loop = drawing.get_loop()
+    _reading[slot] = loop
+    child.answer_on(loop).add_done_callback(functools.partial(_came, slot, fn, drawing))
+    return True
+
+
+def _came(
+    slot: int, fn: Callable[[], bytes], drawing: asyncio.Future[bytes], got: asyncio.Future[bytes]
+) -> None:
+    """The drawing process answered (or died): the drawing is done, and the slot free for the next."""
+    try:
+        answer = read_answer(got.result())
+    except (EOFError, OSError) as exc:
+        _lose(slot, exc)
+        answer = None
+    _free_slot(slot)
+    if answer is None:  # it died, or could not unpickle the drawing: a render thread draws it
+        _in_thread(fn, drawing)
+    elif not drawing.cancelled():
+        try:
+            drawing.set_result(_seen(_took(answer)))
+        except Exception as exc:  # the drawing's own error
+            drawing.set_exception(exc)
+
+
+def _next() -> None:
+    """Queued drawings go to the processes free now (on the loop that queued them)."""
+    while _queued:
+        fn, drawing = _queued[0]
+        if drawing.get_loop().is_closed() or drawing.cancelled():
+            _queued.popleft()
+            continue
+        slot = _take_slot()
+        if slot is None:
+            return
+        _queued.popleft()
+        if not _send(slot, fn, drawing):
+            _in_thread(fn, drawing)
+
+
+def _in_thread(fn: Callable[[], bytes], drawing: asyncio.Future[bytes]) -> None:
+    drawn = drawing.get_loop().run_in_executor(RENDER_POOL, _drawn_here, fn)
+    drawn.add_done_callback(functools.partial(_pass_on, drawing))
+
+
+def _pass_on(drawing: asyncio.Future[bytes], done: asyncio.Future[bytes]) -> None:
+    if not drawing.done():
+        if done.cancelled():
+            drawing.cancel()
+        elif (exc := done.exception()) is not None:
+            drawing.set_exception(exc)
+        else:
+            drawing.set_result(done.result())
+
+
+def _drawn_here(fn: Callable[[], bytes]) -> bytes:
+    return _seen(fn())
+
+
+_watchers: list[list[bytes]] = []
+
+
+def _seen(png: bytes) -> bytes:
+    for drawn in _watchers:
+        drawn.append(png)
+    return png
+
+
+@contextlib.contextmanager
+def drawn_pictures() -> Iterator[list[bytes]]:
+    """Every picture drawn while inside, in order (benchmarks count the drawings)."""
+    drawn: list[bytes] = []
+    _watchers.append(drawn)
+    try:
+        yield drawn
+    finally:
+        _watchers.remove(drawn)
 
 
 def shutdown() -> None:
@@ -276,8 +324,8 @@ def warm_up(timeout: float = 30.0) -> None:
 
 
 async def off_loop(fn: Callable[[], bytes]) -> bytes:
-    """Run CPU-heavy drawing in the render pool."""
-    return await asyncio.get_running_loop().run_in_executor(RENDER_POOL, draw, fn)
+    """A drawing off the event loop (in a drawing process, or else a render thread)."""
+    return await _begin(fn)
 
 
 KEPT = 64  # pictures kept after drawing: a live match's latest few (a board PNG is ~20 KiB)
@@ -293,9 +341,9 @@ def start_drawing(board: Board) -> None:
     if drawing is not None and drawing.get_loop() is loop:  # (a failed one is forgotten when it fails)
         _drawings.move_to_end(key)
         return
-    # submitted to the pool now, not when a task wrapping it first runs: that would be only once the
-    # caller next yields, i.e. after the text answer went out (measured: the drawing began ~2 ms late)
-    drawing = loop.run_in_executor(RENDER_POOL, draw, board.draw)
+    # sent now, not when a task wrapping it first runs: that would be only once the caller next
+    # yields, i.e. after the text answer went out (measured: the drawing began ~2 ms late)
+    drawing = _begin(board.draw)
     drawing.add_done_callback(_forget_failed(key))
     _drawings[key] = drawing
     while len(_drawings) > KEPT:

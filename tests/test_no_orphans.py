@@ -89,7 +89,7 @@ def _line(bot: subprocess.Popen[str], err: Path) -> str:
 def _family(bot: subprocess.Popen[str]) -> tuple[dict[int, str], dict[int, bytes]]:
     family = _descendants(bot.pid)
     names = {pid: Path(f"/proc/{pid}/cmdline").read_bytes() for pid in family}
-    drawing = [p for p, name in names.items() if b"render_pool" in name]
+    drawing = [p for p, name in names.items() if b"drawing_process" in name]
     assert len(drawing) == 2, names  # one per render thread
     assert any(b"resource_tracker" in name for name in names.values()), names  # and the worker's pool
     return family, names
