@@ -90,7 +90,9 @@ def _free_slot(slot: int) -> None:
         _busy[slot] = False
         _reading[slot] = None
     if _queued:  # a drawing waits for it: sent from its loop (this may be a render thread)
-        with contextlib.suppress(RuntimeError):  # (that loop closed: _next drops it when it runs)
+        # (IndexError: the loop took the last meanwhile; RuntimeError: that loop closed, and _next
+        # drops its drawings when it runs next)
+        with contextlib.suppress(IndexError, RuntimeError):
             _queued[0][1].get_loop().call_soon_threadsafe(_next)
 
 
