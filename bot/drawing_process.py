@@ -51,7 +51,7 @@ def serve(conn: Connection, parent_pid: int, pdeathsig: bool) -> None:
         c0 = time.process_time()
         try:
             generation, job = pickle.loads(data)
-        except Exception:  # e.g. a function of the bot's __main__: the render thread draws it
+        except Exception:  # e.g. a function of the bot's __main__: a render thread draws it
             with contextlib.suppress(OSError):
                 conn.send_bytes(NOT_HERE)
             continue
@@ -62,7 +62,7 @@ def serve(conn: Connection, parent_pid: int, pdeathsig: bool) -> None:
         error: BaseException | None = None
         try:
             out = job()
-        except Exception as exc:  # raised again in the render thread
+        except Exception as exc:  # raised again where the drawing was asked for
             error = exc
         answer = (out, error, time.process_time() - c0)
         try:
@@ -82,10 +82,11 @@ _MAIN = (
 
 
 class Child:
-    """One drawing process and the pipe to it, used by one drawing at a time (``bot.render_pool``'s slots). It is started
-    in the background: until it says it is ready (its imports take about a second), a render
-    thread draws, so no drawing waits for it. A plain Python process running ``serve`` (not multiprocessing's
-    spawn, which would run the bot's main module again in the child), on the bot's own sys.path."""
+    """One drawing process and the pipe to it, used by one drawing at a time (``bot.render_pool``'s
+    slots). It is started in the background: until it says it is ready (its imports take about a
+    second), a render thread draws, so no drawing waits for it. A plain Python process running
+    ``serve`` (not multiprocessing's spawn, which would run the bot's main module again in the
+    child), on the bot's own sys.path."""
 
     def __init__(self) -> None:
         ours, theirs = socket.socketpair()

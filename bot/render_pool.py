@@ -217,18 +217,23 @@ def _send(slot: int, fn: Callable[[], bytes], drawing: asyncio.Future[bytes]) ->
         return False
     loop = drawing.get_loop()
     _reading[slot] = loop
-    child.answer_on(loop).add_done_callback(functools.partial(_came, slot, fn, drawing))
+    child.answer_on(loop).add_done_callback(functools.partial(_came, slot, child, fn, drawing))
     return True
 
 
 def _came(
-    slot: int, fn: Callable[[], bytes], drawing: asyncio.Future[bytes], got: asyncio.Future[bytes]
+    slot: int,
+    child: Child,
+    fn: Callable[[], bytes],
+    drawing: asyncio.Future[bytes],
+    got: asyncio.Future[bytes],
 ) -> None:
     """The drawing process answered (or died): the drawing is done, and the slot free for the next."""
     try:
         answer = read_answer(got.result())
     except (EOFError, OSError) as exc:
-        _lose(slot, exc)
+        if not child.stopped and _slots[slot] is child:  # (ended by shutdown(): not lost)
+            _lose(slot, exc)
         answer = None
     _free_slot(slot)
     if answer is None:  # it died, or could not unpickle the drawing: a render thread draws it

@@ -131,6 +131,17 @@ async def test_a_process_killed_while_the_loop_waits_loses_no_drawing() -> None:
     assert await render_pool.off_loop(draw) == draw()
 
 
+async def test_a_drawing_out_when_the_processes_are_shut_down_is_drawn_and_none_is_lost() -> None:
+    """A bot stopping (shutdown) while the loop waits for a drawing: it is drawn in a render thread,
+    and the processes it ended are not counted as lost (they would not be started again after three)."""
+    _ready_process()
+    drawing = asyncio.ensure_future(render_pool.off_loop(functools.partial(_pid_after, 2.0)))
+    await asyncio.sleep(0.3)
+    render_pool.shutdown()
+    assert await asyncio.wait_for(drawing, 10) == os.getpid()
+    assert render_pool._lost == [0] and not any(render_pool._busy)
+
+
 def test_an_answer_no_loop_will_read_frees_its_process_for_the_next_drawing() -> None:
     """A loop closed while its drawing was out (a bot stopped mid-drawing): that process's answer
     would meet the next drawing sent to it, so the process goes and another takes its place."""
