@@ -124,9 +124,12 @@ def _child(slot: int = 0) -> Child | None:
         return None
 
 
-def _lose(slot: int, exc: BaseException) -> None:
-    """The slot's drawing process died or would not start: draw here; start another next time
-    (after MAX_LOST, never again: something about this host stops them)."""
+def _lose(slot: int, exc: BaseException, child: Child | None = None) -> None:
+    """The slot's drawing process (``child``, if it is still the slot's) died or would not start:
+    draw here; start another next time (after MAX_LOST, never again: something about this host stops
+    them). One ended by shutdown() was not lost."""
+    if child is not None and (child.stopped or _slots[slot] is not child):
+        return
     _lost[0] += 1
     log.warning("drawing process lost (%s); drawing in the render thread", exc)
     child, _slots[slot] = _slots[slot], None
@@ -154,7 +157,7 @@ def _draw_in(slot: int, child: Child, fn: Callable[[], bytes]) -> bytes:
     try:
         answer = child.run(payload)
     except (EOFError, OSError) as exc:
-        _lose(slot, exc)
+        _lose(slot, exc, child)
         return fn()
     return fn() if answer is None else _took(answer)
 
@@ -212,7 +215,7 @@ def _send(slot: int, fn: Callable[[], bytes], drawing: asyncio.Future[bytes]) ->
     try:
         child.conn.send_bytes(payload)
     except OSError as exc:
-        _lose(slot, exc)
+        _lose(slot, exc, child)
         _free_slot(slot)
         return False
     loop = drawing.get_loop()
@@ -232,8 +235,7 @@ def _came(
     try:
         answer = read_answer(got.result())
     except (EOFError, OSError) as exc:
-        if not child.stopped and _slots[slot] is child:  # (ended by shutdown(): not lost)
-            _lose(slot, exc)
+        _lose(slot, exc, child)
         answer = None
     _free_slot(slot)
     if answer is None:  # it died, or could not unpickle the drawing: a render thread draws it

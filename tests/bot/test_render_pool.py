@@ -142,6 +142,15 @@ async def test_a_drawing_out_when_the_processes_are_shut_down_is_drawn_and_none_
     assert render_pool._lost == [0] and not any(render_pool._busy)
 
 
+def test_a_drawing_a_thread_waits_for_when_the_processes_are_shut_down_is_drawn_and_none_is_lost() -> None:
+    _ready_process()
+    drawing = render_pool.RENDER_POOL.submit(render_pool.draw, functools.partial(_pid_after, 2.0))
+    time.sleep(0.3)
+    render_pool.shutdown()
+    assert drawing.result(10) == os.getpid(), "drawn again in the render thread"
+    assert render_pool._lost == [0]
+
+
 def test_an_answer_no_loop_will_read_frees_its_process_for_the_next_drawing() -> None:
     """A loop closed while its drawing was out (a bot stopped mid-drawing): that process's answer
     would meet the next drawing sent to it, so the process goes and another takes its place."""
