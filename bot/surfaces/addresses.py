@@ -1,7 +1,9 @@
 """Where each surface lives, read through a bounded per-process cache and written straight to the
 ``surfaces`` table: never under a match's lock, never as a match commit. What each surface's message
-shows goes there too, off every click's path: noted at once here, written in the background with
-whatever else was noted meanwhile (SQLite commits it in the group of the moves queued with it)."""
+shows goes there too, off every click's path, and so do addresses worth little alone (a panel's latest
+token, a turn ping's message): noted at once here, written in the background once the clicks and surfaces at work are done
+(``Quiet.calm``), all of them in one transaction (a move's answer and its fan-out noted two or three
+things: one write, not one each)."""
 
 from __future__ import annotations
 
@@ -28,12 +30,14 @@ class Addresses:
             collections.OrderedDict()
         )
         self._shown: dict[tuple[int, str, int], str | None] = {}  # noted, not written yet
+        self._noted: dict[tuple[int, str, int], SurfaceRow] = {}  # addresses noted, not written yet
         self._writing: asyncio.Task[None] | None = None
 
     async def _of(self, match_id: int) -> dict[tuple[str, int], SurfaceRow]:
         rows = self._rows.get(match_id)
         if rows is None:
             rows = {(r.kind, r.seat): r for r in await self.store.surfaces(match_id)}
+            rows.update({(k, s): r for (mid, k, s), r in self._noted.items() if mid == match_id})  # (newer)
             self._rows[match_id] = rows
             while len(self._rows) > CACHED_MATCHES:
                 self._rows.popitem(last=False)
@@ -64,20 +68,20 @@ class Addresses:
         (await self._of(row.match_id))[(row.kind, row.seat)] = row
 
     async def note(self, row: SurfaceRow) -> None:
-        """``put``, where losing the row costs little (a panel's latest token): if the database cannot
-        take it now (busy, full), this process still knows it; nothing is raised."""
+        """``put``, where losing the row costs little (a panel's latest token, a turn ping's message):
+        written in the background with what surfaces show; if the database cannot take it then (busy,
+        full), this process still knows it. Nothing is raised."""
         row = self._carry(row)
         rows = self._rows.get(row.match_id)
         if rows is not None:
             rows[(row.kind, row.seat)] = row
-        try:
-            await self.store.put_surface(row)
-        except Exception as err:
-            log.warning("match %s: the %s's address was not stored (%r)", row.match_id, row.kind, err)
+        self._noted[(row.match_id, row.kind, row.seat)] = row
+        self._write_soon()
 
     async def claim(self, row: SurfaceRow) -> bool:
         """Take ``row.version`` of this surface for this process (a ping per turn, a recap once):
         False if any process took it already."""
+        self._noted.pop((row.match_id, row.kind, row.seat), None)  # (as ``_carry``: this one is newer)
         if not await self.store.claim_surface(row):
             self._rows.pop(row.match_id, None)  # another process wrote it: read it afresh next time
             return False
@@ -96,6 +100,7 @@ class Addresses:
         key = (row.match_id, row.kind, row.seat)
         if key in self._shown and self._shown[key] == row.shown:
             del self._shown[key]
+        self._noted.pop(key, None)  # this write is the newer: a noted one must not land after it
         return row
 
     def shown(self, match_id: int, kind: str, seat: int, shown: str | None) -> None:
@@ -105,19 +110,25 @@ class Addresses:
         if rows is not None and row is not None:
             rows[(kind, seat)] = dataclasses.replace(row, shown=shown)
         self._shown[(match_id, kind, seat)] = shown
-        if self._writing is None or self._writing.done():
-            self._writing = asyncio.get_running_loop().create_task(self._write_shown())
+        self._write_soon()
 
-    async def _write_shown(self) -> None:
+    def _write_soon(self) -> None:
+        if self._writing is None or self._writing.done():
+            self._writing = asyncio.get_running_loop().create_task(self._write_noted())
+
+    async def _write_noted(self) -> None:
         await asyncio.sleep(0)  # what the same turn of the loop noted goes together
-        while self._shown:
+        while self._shown or self._noted:
             if self._calm is not None:
                 await self._calm()
-            noted, self._shown = self._shown, {}
+            shown, self._shown = self._shown, {}
+            rows, self._noted = self._noted, {}
             try:
-                await self.store.note_shown([(s, *key) for key, s in noted.items()])
+                await self.store.note_surfaces(list(rows.values()), [(s, *key) for key, s in shown.items()])
             except Exception as err:  # it costs a picture sent again after a restart, no more
-                log.warning("what %s surfaces show was not stored: %r", len(noted), err)
+                log.warning(
+                    "%s addresses and what %s surfaces show were not stored: %r", len(rows), len(shown), err
+                )
 
     async def written(self) -> None:
         """Until what was noted is written (tests, shutdown)."""

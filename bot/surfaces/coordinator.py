@@ -95,14 +95,22 @@ class Surfaces:
         if rec is None:
             shown = self._final.pop(key, None)  # a closed match's, poked again
             rec = Reconciler(
-                match_id, kind, seat, self.kinds[kind].step, self.now, self._idle, shown, self._remember
-            )
+                match_id, kind, seat, self.kinds[kind].step, self.now, self._idle, shown, self._remember,
+                at_work=self._at_work,
+            )  # fmt: skip
             self._recs[key] = rec
         return rec
 
     def _remember(self, rec: Reconciler) -> None:
         """What the surface shows changed: stored with its address, off the click's path."""
         self.addresses.shown(rec.match_id, rec.kind, rec.seat, rec.shown.encode() if rec.shown else None)
+
+    def _at_work(self, working: bool) -> None:
+        """(What surfaces show is written once no worker is at work: Quiet.calm.)"""
+        if working:
+            self._quiet.begin()
+        else:
+            self._quiet.end()
 
     def _idle(self, rec: Reconciler) -> None:
         self._drop_if_done(rec.match_id, rec)
@@ -128,6 +136,7 @@ class Surfaces:
         """A commit happened (a click, a timer, another process): bring every surface in line, after
         the caller's own answer (nothing here is awaited by it). ``force``: look at every surface
         again, even one known to show this version (after the database stopped answering)."""
+        self._quiet.begin()  # (from now: what the answer noted waits for the surfaces that follow)
         self._spawn(self._fan_out(match_id, force))
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
@@ -136,6 +145,12 @@ class Surfaces:
         task.add_done_callback(self._tasks.discard)
 
     async def _fan_out(self, match_id: int, force: bool) -> None:
+        try:
+            await self._poke_all(match_id, force)
+        finally:
+            self._quiet.end()
+
+    async def _poke_all(self, match_id: int, force: bool) -> None:
         try:
             m, _ = await self.matches.get(match_id)
             rows = {(r.kind, r.seat): r for r in await self.addresses.all(match_id)}
@@ -202,9 +217,11 @@ class Surfaces:
 
     # ---- what players and commands reach ---------------------------------------------------------
 
-    def answering(self) -> contextlib.AbstractContextManager[None]:
+    @contextlib.contextmanager
+    def answering(self) -> Iterator[None]:
         """Around a click's or command's commit and answer: the other surfaces follow afterwards."""
-        return self.following.answering()
+        with self._quiet.working(), self.following.answering():
+            yield
 
     @contextlib.contextmanager
     def acting(self, match_id: int, user_id: int, *, on_board: bool = False) -> Iterator[None]:

@@ -88,7 +88,9 @@ class PingSurface(SurfaceKind):
             await self._delete(old)
         said = _said(m.meta.new_turn, _due(m))
         token, at = (click[0], click[2]) if click is not None and mid[1] else (None, ctx.now())
-        await ctx.addresses.put(SurfaceRow(m.id, KIND, -1, m.channel_id, mid[0], token, m.version, at, said))
+        # written with what surfaces show, once the move's surfaces are done (the turn is claimed
+        # already; like any write after the post, one lost in a crash leaves this ping standing)
+        await ctx.addresses.note(SurfaceRow(m.id, KIND, -1, m.channel_id, mid[0], token, m.version, at, said))
 
     def _recent_click(self, m: MatchRow, board: SurfaceRow | None) -> tuple[str, int, float] | None:
         """The latest click on the board, if its interaction may still post in the ping's channel:

@@ -21,7 +21,9 @@ class Quiet:
     def __init__(self) -> None:
         # (match, user) -> that person's clicks on their way to the match's commit (a few at most)
         self._acting: collections.Counter[tuple[int, int]] = collections.Counter()
-        self._calm = asyncio.Event()  # set whenever a match has none left
+        self._working = 0  # clicks being answered, fan-outs and surfaces' workers under way
+        self._calm = asyncio.Event()  # set whenever a click lands (whoever waits checks again)
+        self._idle = asyncio.Event()  # set whenever nothing at all is on its way (``calm``)
 
     @contextlib.contextmanager
     def acting(self, match_id: int, user_id: int) -> Iterator[None]:
@@ -35,15 +37,44 @@ class Quiet:
             if not self._acting[pair]:
                 del self._acting[pair]
             self._calm.set()  # whoever waits checks again
+            self._check_idle()
+
+    @contextlib.contextmanager
+    def working(self) -> Iterator[None]:
+        """Around a click's answer, a commit's fan-out, or a surface's worker: what surfaces show is
+        noted meanwhile, and written once all of it is done (``calm``), in one transaction, not one
+        per note."""
+        self.begin()
+        try:
+            yield
+        finally:
+            self.end()
+
+    def begin(self) -> None:
+        """``working`` for work that begins now and ends in another task (a fan-out)."""
+        self._working += 1
+
+    def end(self) -> None:
+        self._working -= 1
+        self._check_idle()
+
+    def _busy(self) -> bool:
+        return self._working > 0 or bool(self._acting)
+
+    def _check_idle(self) -> None:
+        if not self._busy():  # (not at every step: a waiter woken would only wait again)
+            self._idle.set()
 
     def still(self, match_id: int) -> bool:
         """No click of this match is on its way to its commit now."""
         return not any(match == match_id for match, _ in self._acting)
 
     async def calm(self) -> None:
-        """Until no click of any match is on its way to a commit (bounded as ``wait``): work that
-        can wait (noting what surfaces show) leaves a burst of clicks the database to themselves."""
-        await self._until(lambda: bool(self._acting))
+        """Until no click of any match is on its way to a commit, is being answered, nor any surface
+        being brought in line (bounded as ``wait``): work that can wait (noting what surfaces show)
+        leaves a burst of clicks the database to themselves, and what a move's answer and its
+        fan-out noted goes in one transaction."""
+        await self._until(self._busy, self._idle)
 
     async def wait(self, match_id: int, user_id: int | None = None) -> None:
         """Let the clicks already on their way to this match's commit land first (a burst of
@@ -58,14 +89,15 @@ class Quiet:
                 return (match_id, user_id) in self._acting
             return any(match == match_id for match, _ in self._acting)
 
-        await self._until(busy)
+        await self._until(busy, self._calm)
 
-    async def _until(self, busy: Callable[[], bool]) -> None:
+    @staticmethod
+    async def _until(busy: Callable[[], bool], changed: asyncio.Event) -> None:
         deadline = asyncio.get_running_loop().time() + QUIET_SECONDS
         while busy():
             left = deadline - asyncio.get_running_loop().time()
             if left <= 0:
                 return
-            self._calm.clear()
+            changed.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._calm.wait(), left)
+                await asyncio.wait_for(changed.wait(), left)

@@ -50,7 +50,7 @@ class Reconciler:
     seat: int
     step: Callable[[Reconciler], Awaitable[None]]
     now: Callable[[], float]
-    on_idle: Callable[[Reconciler], None] = lambda rec: None
+    on_idle: Callable[[Reconciler], None] = lambda rec: None  # its worker ended
     shown: Shown | None = None
     remember: Callable[[Reconciler], None] = lambda rec: None  # what it shows changed: store it
     recalled: bool = False  # what was stored is known (or what it shows was learnt since)
@@ -67,6 +67,9 @@ class Reconciler:
     _nap: asyncio.Task[None] | None = field(default=None, repr=False)  # the wait before trying again
     # held by each step, and by whatever else changes where the surface lives (/game board's repost)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    # its worker is at work (True), or waits to try again or ended (False): what it shows is written
+    # once no worker is at work (bot.surfaces.quiet)
+    at_work: Callable[[bool], None] = lambda working: None
 
     @property
     def key(self) -> tuple[int, str, int]:
@@ -86,6 +89,7 @@ class Reconciler:
         self._dirty = True
         if not self.busy:
             self._task = asyncio.get_running_loop().create_task(self._work())
+            self.at_work(True)
 
     def recall(self, stored: str | None) -> None:
         """What the surface's stored address says it shows (SurfaceRow.shown), taken once, the first
@@ -235,9 +239,13 @@ class Reconciler:
                         )
                         continue
                     self._dirty = True
-                    await self._wait(
-                        r.after if r.after is not None else BACKOFF[min(attempt, len(BACKOFF) - 1)]
-                    )
+                    self.at_work(False)
+                    try:
+                        await self._wait(
+                            r.after if r.after is not None else BACKOFF[min(attempt, len(BACKOFF) - 1)]
+                        )
+                    finally:
+                        self.at_work(True)
                     attempt += 1
                     continue
                 if self.answers != answers and self.put is not None and self.put != self._answered_fp():
@@ -249,4 +257,5 @@ class Reconciler:
         except Exception:
             log.exception("surface %s failed", self.key)
         finally:
+            self.at_work(False)
             self.on_idle(self)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from engine.store.conn import Body
+from engine.store.conn import Body, Conn
 from engine.store.rows import SurfaceRow
 
 _SURFACE_COLUMNS = "match_id, kind, seat, channel_id, message_id, token, version, at, shown"
@@ -42,10 +42,20 @@ class SurfaceQueries:
     async def put_surface(self, row: SurfaceRow) -> None:
         await self._execute(_UPSERT, *_values(row))
 
-    async def note_shown(self, shown: list[tuple[str | None, int, str, int]]) -> None:
-        """What surfaces' messages show now, (shown, match_id, kind, seat) each, in one transaction
-        (a surface without a stored address is left out)."""
-        await self._write(lambda db: db.executemany(_SHOWN, shown))
+    async def note_surfaces(
+        self, rows: Sequence[SurfaceRow], shown: Sequence[tuple[str | None, int, str, int]] = ()
+    ) -> None:
+        """Addresses worth little alone (a panel's latest token: ``put_surface`` each), then what
+        surfaces' messages show now ((shown, match_id, kind, seat) each; a surface without a stored
+        address is left out), all in one transaction."""
+
+        async def write(db: Conn) -> None:
+            if rows:
+                await db.executemany(_UPSERT, [_values(r) for r in rows])
+            if shown:
+                await db.executemany(_SHOWN, list(shown))
+
+        await self._write(write)
 
     async def claim_surface(self, row: SurfaceRow) -> bool:
         """Write ``row`` only if its version is newer than the stored one: True for the one caller, in

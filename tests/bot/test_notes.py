@@ -1,0 +1,89 @@
+"""What a move's surfaces note (what each message shows, a panel's latest token, a turn ping's
+message) is written once the click's answer and the surfaces that follow it are done, in one
+transaction, not one per note (issue 35: the bot's CPU per move), and none of it is lost: a restarted
+bot finds the ping it posted."""
+
+from __future__ import annotations
+
+import random
+
+from harness.honga import pick
+from tests.bot.helpers import open_and_start, pings, play_one, restart, setup_table
+from tests.bot.test_pings import honga
+from tests.kit_honga import _controls, open_panel
+
+
+def spy_on_writes(store) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
+    """Every surface write of ``store`` from now on: ("note", address kinds, shown kinds) for a
+    transaction of notes, ("put", (kind,), ()) for an address written on its own."""
+    writes: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = []
+    note_surfaces, put_surface = store.note_surfaces, store.put_surface
+
+    async def note(rows, shown=()):
+        writes.append(("note", tuple(sorted(r.kind for r in rows)), tuple(sorted(s[2] for s in shown))))
+        await note_surfaces(rows, shown)
+
+    async def put(row):
+        writes.append(("put", (row.kind,), ()))
+        await put_surface(row)
+
+    store.note_surfaces, store.put_surface = note, put
+    return writes
+
+
+async def test_an_ugah_moves_notes_go_in_one_transaction_and_its_ping_outlives_a_restart(
+    simcord_env, bot_factory
+):
+    env = simcord_env
+    _, channel, players = setup_table(env, 2)
+    mid = await open_and_start(env, channel, players)
+    rng = random.Random(5)
+    writes = spy_on_writes(env.bot.store)
+    new_turns = 0
+    for _ in range(12):
+        _, before = await env.bot.matches.get(mid)
+        writes.clear()
+        await play_one(env, channel, players, mid, rng)
+        await env.bot.surfaces.settle(mid)
+        m, state = await env.bot.matches.get(mid)
+        notes = [w for w in writes if w[0] == "note"]
+        assert len(notes) == 1 and "board" in notes[0][2], writes
+        assert ("put", ("ping",), ()) not in writes, "the ping's message goes with the notes"
+        if state.current != before.current and m.status == "active":
+            new_turns += 1
+            assert "ping" in notes[0][1], writes
+    assert new_turns >= 2, "the turn passed during the moves"
+    row = next(r for r in await env.bot.store.surfaces(mid) if r.kind == "ping")
+    assert [p.id for p in pings(channel)] == [row.message_id], "the stored ping is the one standing"
+    await restart(env, bot_factory)
+    m, state = await env.bot.matches.get(mid)
+    turn = state.current
+    while state.current == turn and m.status == "active":
+        await play_one(env, channel, players, mid, rng)
+        m, state = await env.bot.matches.get(mid)
+    await env.bot.surfaces.settle(mid)
+    standing = [p.id for p in pings(channel)]
+    assert len(standing) == 1 and standing != [row.message_id], "the restarted bot replaced the old ping"
+
+
+async def test_a_honga_panel_moves_token_and_the_board_are_noted_together(simcord_env):
+    """A move made on the mover's panel notes the panel's token (its latest click), what the panel
+    and the board show, and the ping of a turn that began: one write."""
+    env = simcord_env
+    channel, players, mid = await honga(env, ai=False)
+    rng = random.Random(2)
+    writes = spy_on_writes(env.bot.store)
+    for _ in range(6):
+        m, state = await env.bot.matches.get(mid)
+        actor = next(p for p in players if p.id == m.seats[state.current].user_id)
+        panel = await open_panel(channel, actor)
+        cid, values = pick([c for c in _controls(panel) if c[0].startswith(("p:", "q:"))], rng)
+        writes.clear()
+        await (
+            actor.select(panel, list(values), custom_id=cid) if values else actor.click(panel, custom_id=cid)
+        )
+        await env.bot.surfaces.settle(mid)
+        notes = [w for w in writes if w[0] == "note"]
+        assert len(notes) == 1, writes
+        assert "panel" in notes[0][1] and "board" in notes[0][2], writes
+        assert not [w for w in writes if w[0] == "put"], writes
