@@ -80,8 +80,19 @@ class Addresses:
 
     async def claim(self, row: SurfaceRow) -> bool:
         """Take ``row.version`` of this surface for this process (a ping per turn, a recap once):
-        False if any process took it already."""
-        self._noted.pop((row.match_id, row.kind, row.seat), None)  # (as ``_carry``: this one is newer)
+        False if any process took it already. A database no other process writes (SQLite, held by
+        one bot) has its rows here as they are: the claim is taken here and written with the notes
+        (a crash before that write may ping a turn twice after the restart, never a turn lost)."""
+        key = (row.match_id, row.kind, row.seat)
+        if not self.store.shared:
+            rows = await self._of(row.match_id)
+            old = rows.get((row.kind, row.seat))
+            if old is not None and old.version >= row.version:
+                return False
+            rows[(row.kind, row.seat)] = self._noted[key] = _kept(old, row)
+            self._write_soon()
+            return True
+        self._noted.pop(key, None)  # (as ``_carry``: this one is newer)
         if not await self.store.claim_surface(row):
             self._rows.pop(row.match_id, None)  # another process wrote it: read it afresh next time
             return False

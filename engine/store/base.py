@@ -12,6 +12,7 @@ stale copy, in this process or another, can never overwrite a newer row: it gets
 from __future__ import annotations
 
 import abc
+import collections
 import json
 import logging
 from collections.abc import Iterable
@@ -59,6 +60,9 @@ class Store(abc.ABC, SurfaceQueries, TournamentQueries):
 
     kind = "?"
     shared = False  # several processes may write this database (PostgreSQL): caches must be checked
+
+    def __init__(self) -> None:
+        self._user_settings = collections.OrderedDict()
 
     @property
     def listening(self) -> bool:
@@ -275,6 +279,13 @@ class Store(abc.ABC, SurfaceQueries, TournamentQueries):
         """Delete what is kept about a user in one transaction: stats, ratings, records, settings; their
         seats in finished matches keep the moves but name nobody (no id, name, DM, host or ender), and
         tournaments keep their results anonymously. Refused while they sit in a live match."""
+        self._forget_settings(user_id)  # (the settings read from memory: before and after)
+        try:
+            return await self._forget_user(user_id, now)
+        finally:
+            self._forget_settings(user_id)
+
+    async def _forget_user(self, user_id: int, now: float) -> Forgotten:
         needle = f"%{user_id}%"
 
         async def forget(db: Conn) -> Forgotten:

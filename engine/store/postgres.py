@@ -110,6 +110,7 @@ class PostgresStore(Store):
         notify_channel: str | None = None,
         migration_lock: int | None = None,
     ) -> None:
+        super().__init__()
         self.url = url
         self.schema = schema  # tests and benchmarks isolate themselves in a schema of their own
         self.pool_size = pool_size or POOL_SIZE

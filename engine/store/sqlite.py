@@ -193,6 +193,7 @@ class SqliteStore(Store):
     kind = "sqlite"
 
     def __init__(self, path: str, *, exclusive: bool = True) -> None:
+        super().__init__()
         self.path = path
         self.exclusive = exclusive  # one bot process per file; backups open it alongside
         self._db: aiosqlite.Connection | None = None

@@ -5,8 +5,13 @@ bot finds the ping it posted."""
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import random
 
+from bot.surfaces.addresses import Addresses
+from engine.store import SurfaceRow
+from engine.store.open import open_store
 from harness.honga import pick
 from tests.bot.helpers import open_and_start, pings, play_one, restart, setup_table
 from tests.bot.test_pings import honga
@@ -87,3 +92,55 @@ async def test_a_honga_panel_moves_token_and_the_board_are_noted_together(simcor
         assert len(notes) == 1, writes
         assert "panel" in notes[0][1] and "board" in notes[0][2], writes
         assert not [w for w in writes if w[0] == "put"], writes
+
+
+async def test_a_claim_on_a_database_no_other_process_writes_is_taken_in_memory_and_written(tmp_path):
+    """SQLite, held by one bot: the ping's claim is answered from the addresses this process holds
+    (no transaction of its own), once per version, and lands in the database with the notes."""
+    store = open_store(str(tmp_path / "s.db"))
+    await store.open()
+    try:
+        done = asyncio.Event()  # the surfaces at work are done (bot.surfaces.quiet.Quiet.calm)
+        addresses = Addresses(store, done.wait)
+        writes = spy_on_writes(store)
+        row = SurfaceRow(7, "ping", -1, 1, None, version=4, at=1.0)
+        assert [await addresses.claim(row), await addresses.claim(row)] == [True, False]
+        assert not await addresses.claim(dataclasses.replace(row, version=3)), "an older turn"
+        assert await store.surfaces(7) == [], "not written yet: nothing waited for it"
+        await addresses.note(dataclasses.replace(row, message_id=99))  # the ping posted
+        done.set()
+        await addresses.written()
+        assert writes == [("note", ("ping",), ())], "claim and address: one write"
+        assert [(r.version, r.message_id) for r in await store.surfaces(7)] == [(4, 99)]
+        fresh = Addresses(store)  # (a restarted bot reads what was written)
+        assert not await fresh.claim(row) and await fresh.claim(dataclasses.replace(row, version=5))
+    finally:
+        await store.close()
+
+
+async def test_a_users_setting_is_read_once_and_follows_every_write_and_deletion(tmp_path):
+    """The turn notice's setting is asked at every turn that begins: on a database no other process
+    writes it is read once, then known, and still follows a change and a data deletion."""
+    store = open_store(str(tmp_path / "s.db"))
+    await store.open()
+    try:
+        reads = []
+        fetch = store._fetch
+
+        async def counted(sql, *args):
+            reads.append(sql)
+            return await fetch(sql, *args)
+
+        store._fetch = counted
+        assert [await store.user_setting(5, "notify") for _ in range(3)] == [None] * 3
+        await store.set_user_setting(5, "notify", "on")
+        assert [await store.user_setting(5, "notify") for _ in range(3)] == ["on"] * 3
+        assert sum("user_settings" in r for r in reads) == 2, "read once after each write"
+        await store.set_user_setting(5, "notify", None)
+        assert await store.user_setting(5, "notify") is None
+        await store.set_user_setting(5, "notify", "on")
+        assert await store.user_setting(5, "notify") == "on"
+        await store.forget_user(5, 100.0)
+        assert await store.user_setting(5, "notify") is None, "deleted with the user's data"
+    finally:
+        await store.close()
