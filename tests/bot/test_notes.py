@@ -100,8 +100,12 @@ async def test_a_claim_on_a_database_no_other_process_writes_is_taken_in_memory_
     store = open_store(str(tmp_path / "s.db"))
     await store.open()
     try:
-        done = asyncio.Event()  # the surfaces at work are done (bot.surfaces.quiet.Quiet.calm)
-        addresses = Addresses(store, done.wait)
+        done = asyncio.Event()
+
+        async def calm() -> None:  # until the surfaces at work are done (bot.surfaces.quiet.Quiet.calm)
+            await done.wait()
+
+        addresses = Addresses(store, calm)
         writes = spy_on_writes(store)
         row = SurfaceRow(7, "ping", -1, 1, None, version=4, at=1.0)
         assert [await addresses.claim(row), await addresses.claim(row)] == [True, False]
