@@ -89,7 +89,8 @@ class Reconciler:
         self._dirty = True
         if not self.busy:
             self._task = asyncio.get_running_loop().create_task(self._work())
-            self.at_work(True)
+            self.at_work(True)  # ended by the task's end, even one cancelled before it began
+            self._task.add_done_callback(lambda _: self.at_work(False))
 
     def recall(self, stored: str | None) -> None:
         """What the surface's stored address says it shows (SurfaceRow.shown), taken once, the first
@@ -257,5 +258,4 @@ class Reconciler:
         except Exception:
             log.exception("surface %s failed", self.key)
         finally:
-            self.at_work(False)
             self.on_idle(self)

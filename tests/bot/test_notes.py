@@ -10,6 +10,8 @@ import dataclasses
 import random
 
 from bot.surfaces.addresses import Addresses
+from bot.surfaces.quiet import Quiet
+from bot.surfaces.reconciler import Reconciler, Retry
 from engine.store import SurfaceRow
 from engine.store.open import open_store
 from harness.honga import pick
@@ -148,3 +150,38 @@ async def test_a_users_setting_is_read_once_and_follows_every_write_and_deletion
         assert await store.user_setting(5, "notify") is None, "deleted with the user's data"
     finally:
         await store.close()
+
+
+async def test_a_surfaces_worker_is_at_work_until_it_ends_and_not_while_it_waits_to_try_again():
+    """The notes wait for every surface's worker at work (``Quiet.calm``), not for one waiting out a
+    rate limit, and a worker cancelled before it began (shutdown) leaves nothing counted."""
+    quiet, loop = Quiet(), asyncio.get_running_loop()
+    gate, tries = asyncio.Event(), []
+
+    async def step(rec):
+        tries.append(loop.time())
+        if len(tries) == 1:
+            raise Retry(after=60)  # a 429 window: it waits a minute before trying again
+        await gate.wait()
+
+    rec = Reconciler(1, "board", -1, step, loop.time, at_work=lambda on: quiet.begin() if on else quiet.end())
+    rec.poke()
+    await asyncio.sleep(0.01)
+    started = loop.time()
+    await quiet.calm()
+    assert len(tries) == 1 and loop.time() - started < 0.1, "a worker waiting to try again is not at work"
+    rec.via("token", 5)  # a click's token ends the wait: it tries again, and is at work
+    await asyncio.sleep(0.01)
+    started = loop.time()
+    calm = loop.create_task(quiet.calm())
+    await asyncio.sleep(0.05)
+    assert len(tries) == 2 and not calm.done(), "the notes wait for a worker at work"
+    gate.set()
+    await calm
+    assert loop.time() - started < 0.3, "and go once it ended"
+    rec.poke()
+    rec.cancel()  # before its task began
+    await asyncio.sleep(0.01)
+    started = loop.time()
+    await quiet.calm()
+    assert loop.time() - started < 0.1, "a worker cancelled before it began is not left at work"
