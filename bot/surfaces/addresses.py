@@ -1,9 +1,9 @@
 """Where each surface lives, read through a bounded per-process cache and written straight to the
 ``surfaces`` table: never under a match's lock, never as a match commit. What each surface's message
-shows goes there too, off every click's path, and so do addresses worth little alone (a panel's latest
-token, a turn ping's message): noted at once here, written in the background once the clicks and surfaces at work are done
-(``Quiet.calm``), all of them in one transaction (a move's answer and its fan-out noted two or three
-things: one write, not one each)."""
+shows goes there too, off every click's path, and so do addresses worth little alone (a panel's
+latest token, a turn ping's message): noted at once here, written in the background once the clicks
+and surfaces at work are done (``Quiet.calm``), all of them in one transaction (a move's answer and
+its fan-out note two to four things: one write, not one each)."""
 
 from __future__ import annotations
 

@@ -63,6 +63,7 @@ class Store(abc.ABC, SurfaceQueries, TournamentQueries):
 
     def __init__(self) -> None:
         self._user_settings = collections.OrderedDict()
+        self._settings_changed = 0
 
     @property
     def listening(self) -> bool:

@@ -20,7 +20,7 @@ _UPSERT = (
     "THEN surfaces.shown ELSE excluded.shown END"
 )
 _SHOWN = "UPDATE surfaces SET shown=? WHERE match_id=? AND kind=? AND seat=?"
-KEPT_SETTINGS = 65536  # users' settings kept in memory (a key and a short value each)
+KEPT_SETTINGS = 65536  # users whose settings are kept in memory (a few short values each)
 
 
 def _values(row: SurfaceRow) -> tuple[Any, ...]:
@@ -35,8 +35,9 @@ class SurfaceQueries:
     board never waits for, or commits to, the match)."""
 
     shared: bool  # (Store.shared)
-    # users' settings as read or written (only where no other process writes the database)
-    _user_settings: collections.OrderedDict[tuple[int, str], str | None]
+    # users' settings as read, by user (only where no other process writes the database)
+    _user_settings: collections.OrderedDict[int, dict[str, str | None]]
+    _settings_changed: int  # writes of users' settings so far
 
     _fetch: Callable[..., Awaitable[list[tuple[Any, ...]]]]
     _write: Callable[[Body[Any]], Awaitable[Any]]
@@ -91,38 +92,40 @@ class SurfaceQueries:
         """A user's setting (None: the default). Asked at every turn that begins (the turn notice's
         setting), so a database no other process writes (``shared`` False) is read once per user
         and setting, then answered from memory: every write of it goes through here."""
-        key = (user_id, name)
-        if not self.shared and key in self._user_settings:
-            self._user_settings.move_to_end(key)
-            return self._user_settings[key]
+        kept = self._user_settings.get(user_id) if not self.shared else None
+        if kept is not None and name in kept:
+            self._user_settings.move_to_end(user_id)
+            return kept[name]
+        changes = self._settings_changed
         rows = await self._fetch("SELECT value FROM user_settings WHERE user_id=? AND name=?", user_id, name)
         value = rows[0][0] if rows else None
-        self._keep_setting(user_id, name, value)
+        if not self.shared and changes == self._settings_changed:  # (no write meanwhile: still true)
+            self._user_settings.setdefault(user_id, {})[name] = value
+            self._user_settings.move_to_end(user_id)
+            while len(self._user_settings) > KEPT_SETTINGS:
+                self._user_settings.popitem(last=False)
         return value
 
     async def set_user_setting(self, user_id: int, name: str, value: str | None) -> None:
         """Keep a user's setting; None: forget it (the default applies again)."""
-        self._forget_settings(user_id)  # (before: a read meanwhile must not keep the old value)
-        if value is None:
-            await self._execute("DELETE FROM user_settings WHERE user_id=? AND name=?", user_id, name)
-        else:
-            await self._execute(
-                "INSERT INTO user_settings (user_id, name, value) VALUES (?,?,?) "
-                "ON CONFLICT (user_id, name) DO UPDATE SET value=excluded.value",
-                user_id, name, value,
-            )  # fmt: skip
         self._forget_settings(user_id)
-
-    def _keep_setting(self, user_id: int, name: str, value: str | None) -> None:
-        if not self.shared:
-            self._user_settings[(user_id, name)] = value
-            while len(self._user_settings) > KEPT_SETTINGS:
-                self._user_settings.popitem(last=False)
+        try:
+            if value is None:
+                await self._execute("DELETE FROM user_settings WHERE user_id=? AND name=?", user_id, name)
+            else:
+                await self._execute(
+                    "INSERT INTO user_settings (user_id, name, value) VALUES (?,?,?) "
+                    "ON CONFLICT (user_id, name) DO UPDATE SET value=excluded.value",
+                    user_id, name, value,
+                )  # fmt: skip
+        finally:
+            self._forget_settings(user_id)
 
     def _forget_settings(self, user_id: int) -> None:
-        """A user's settings changed or went (``forget_user``): read them afresh."""
-        for key in [k for k in self._user_settings if k[0] == user_id]:
-            del self._user_settings[key]
+        """A user's settings change or go (``forget_user``): read them afresh, and a read under way
+        meanwhile keeps nothing."""
+        self._user_settings.pop(user_id, None)
+        self._settings_changed += 1
 
     async def _execute(self, sql: str, *args: Any) -> int:
         """One statement in a transaction of its own; the rows it changed."""

@@ -148,6 +148,20 @@ async def test_a_users_setting_is_read_once_and_follows_every_write_and_deletion
         assert await store.user_setting(5, "notify") == "on"
         await store.forget_user(5, 100.0)
         assert await store.user_setting(5, "notify") is None, "deleted with the user's data"
+        gate = asyncio.Event()
+
+        async def slow(sql, *args):  # a read that lands after a write made meanwhile
+            rows = await fetch(sql, *args)
+            await gate.wait()
+            return rows
+
+        store._fetch = slow
+        reading = asyncio.create_task(store.user_setting(6, "notify"))
+        await asyncio.sleep(0.01)
+        await store.set_user_setting(6, "notify", "on")
+        gate.set()
+        assert await reading is None, "what it read before the write"
+        assert await store.user_setting(6, "notify") == "on", "and it kept nothing stale"
     finally:
         await store.close()
 
