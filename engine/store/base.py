@@ -280,11 +280,10 @@ class Store(abc.ABC, SurfaceQueries, TournamentQueries):
         """Delete what is kept about a user in one transaction: stats, ratings, records, settings; their
         seats in finished matches keep the moves but name nobody (no id, name, DM, host or ender), and
         tournaments keep their results anonymously. Refused while they sit in a live match."""
-        self._forget_settings(user_id)  # (the settings read from memory: before and after)
         try:
             return await self._forget_user(user_id, now)
         finally:
-            self._forget_settings(user_id)
+            self._forget_settings(user_id)  # (the settings read from memory)
 
     async def _forget_user(self, user_id: int, now: float) -> Forgotten:
         needle = f"%{user_id}%"

@@ -108,7 +108,6 @@ class SurfaceQueries:
 
     async def set_user_setting(self, user_id: int, name: str, value: str | None) -> None:
         """Keep a user's setting; None: forget it (the default applies again)."""
-        self._forget_settings(user_id)
         try:
             if value is None:
                 await self._execute("DELETE FROM user_settings WHERE user_id=? AND name=?", user_id, name)
@@ -122,8 +121,8 @@ class SurfaceQueries:
             self._forget_settings(user_id)
 
     def _forget_settings(self, user_id: int) -> None:
-        """A user's settings change or go (``forget_user``): read them afresh, and a read under way
-        meanwhile keeps nothing."""
+        """A user's settings changed or went (``forget_user``), once written: read them afresh, and a
+        read under way meanwhile keeps nothing (until then, memory says what the database held)."""
         self._user_settings.pop(user_id, None)
         self._settings_changed += 1
 
