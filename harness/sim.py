@@ -42,6 +42,11 @@ def bench_bot(db_path: str, *buttons: type) -> Any:
         async def on_interaction(interaction: discord.Interaction) -> None:
             if not str((interaction.data or {}).get("custom_id", "")).startswith(BENCH_IDS):
                 await unknown_id_reply(interaction)
+            elif interaction.type is discord.InteractionType.component:
+                # it answers itself; its watch ends here as the router ends every click's: left
+                # open, it made the next click look like one of a burst (``Clicks.alone``), and a
+                # move then drew its picture only after its commit
+                bot.router.clicks.handled(interaction)
 
         bot.on_interaction = on_interaction
     return bot
