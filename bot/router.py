@@ -36,7 +36,7 @@ from bot.i18n import translator
 from bot.names import clean_name
 from bot.surfaces import Surfaces
 from bot.surfaces.answer import watch, where
-from bot.surfaces.names import BOARD, DM
+from bot.surfaces.names import BOARD
 from engine import lessons
 from engine.errors import (
     BadActionCode,
@@ -203,8 +203,8 @@ class Router:
             action = (
                 UIS[m.game].select_action(click.arg, click.values) if click.intent == CHOOSE else click.arg
             )
-            ahead = where(interaction) != DM and self.clicks.alone()  # (a burst: the answers first)
-            with self.surfaces.acting(m.id, user.id, on_board=ahead):
+            ahead = interaction if self.clicks.alone() else None  # (a burst: the answers first)
+            with self.surfaces.acting(m.id, user.id, ahead=ahead, seat=seat):
                 update = await self.matches.act(m.id, click.version, user.id, action, surface=surface)
             await self.surfaces.answers.show(interaction, update.match, update.state, seat)
 

@@ -62,6 +62,14 @@ class Answers:
         self.reconciler = reconciler
         self.quiet = quiet
 
+    def prepare(self, interaction: discord.Interaction, m: MatchRow, state: Any, seat: int | None) -> None:
+        """Begin drawing the picture a click's answer will show, while its commit is written: the
+        board's (a move on a panel shows there), or the seat's own in a DM."""
+        if where(interaction) != DM:
+            prepare_board(m, state)
+        elif seat is not None and m.status != "lobby":
+            start_drawing(messages.private(m, state, seat, translator(interaction.locale)))
+
     async def show(self, interaction: discord.Interaction, m: MatchRow, state: Any, seat: int | None) -> None:
         """A committed click's answer on its own surface; every other surface follows in the background
         once the click's scope ends (``Surfaces.answering``, held by the router).

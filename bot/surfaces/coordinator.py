@@ -24,7 +24,7 @@ from bot.surfaces import board, panel, thread
 from bot.surfaces.addresses import Addresses
 from bot.surfaces.answer import Answers
 from bot.surfaces.board import BoardSurface
-from bot.surfaces.content import Shown, prepare_board, public_board
+from bot.surfaces.content import Shown, public_board
 from bot.surfaces.dm import DmSurface
 from bot.surfaces.following import Following
 from bot.surfaces.held import HeldNotice
@@ -45,9 +45,12 @@ from engine.store import LIVE, MatchRow, SurfaceRow
 from engine.store.base import Store
 
 log = logging.getLogger(__name__)
-# (match, task) of the click whose commit the board shows (Coordinator.acting): a task it sets off
-# (a timer, a computer's move) inherits the value, and is told apart by the task
-_AHEAD: ContextVar[tuple[int, asyncio.Task[Any] | None] | None] = ContextVar("drawn_ahead", default=None)
+# (match, task, the click, its seat) of a click whose surface's new picture is drawn ahead of its
+# commit (Coordinator.acting): a task it sets off (a timer, a computer's move) inherits the value,
+# and is told apart by the task
+_AHEAD: ContextVar[tuple[int, asyncio.Task[Any] | None, discord.Interaction, int | None] | None] = ContextVar(
+    "drawn_ahead", default=None
+)
 
 # every kind of surface a match may show, brought in line after each commit (one line per kind)
 KINDS: tuple[type[SurfaceKind], ...] = (
@@ -224,26 +227,34 @@ class Surfaces:
             yield
 
     @contextlib.contextmanager
-    def acting(self, match_id: int, user_id: int, *, on_board: bool = False) -> Iterator[None]:
+    def acting(
+        self,
+        match_id: int,
+        user_id: int,
+        *,
+        ahead: discord.Interaction | None = None,
+        seat: int | None = None,
+    ) -> Iterator[None]:
         """Around a click's way to its commit: while any are on their way, surfaces wait (``quiet``).
-        ``on_board``: a move the board shows (made on the board or a panel): its picture begins
-        drawing while the commit is written (``committing``), not once it has landed."""
-        ahead = _AHEAD.set((match_id, asyncio.current_task()) if on_board else None)
+        ``ahead``: the click (of ``seat``), whose surface's new picture begins drawing while the
+        commit is written (``committing``), not once it has landed."""
+        token = _AHEAD.set((match_id, asyncio.current_task(), ahead, seat) if ahead is not None else None)
         try:
             with self._quiet.acting(match_id, user_id):
                 yield
         finally:
-            _AHEAD.reset(ahead)
+            _AHEAD.reset(token)
 
     def committing(self, m: MatchRow, state: Any) -> None:
-        """A commit is being written (engine.signals.Committing). Made by a click the board shows
-        (``acting``, in that click's own task: not a computer's move it set off), the board's new
-        picture begins drawing now, in the render pool: the click's answer, once the commit has
-        landed, finds it under way (the same image key) and shows it 1-2 ms sooner. Nothing is
-        shown before the commit lands; a commit that fails leaves a drawing nobody sends."""
+        """A commit is being written (engine.signals.Committing). Made by a click drawn ahead
+        (``acting``, in that click's own task: not a computer's move it set off), the new picture of
+        the surface it came from begins drawing now, in a drawing process: the click's answer, once
+        the commit has landed, finds it under way (the same image key) and shows it 1-2 ms sooner.
+        Nothing is shown before the commit lands; a commit that fails leaves a drawing nobody sends."""
         # (drawn in a render thread instead, it would take the interpreter lock from the commit)
-        if render_pool.PROCESSES and _AHEAD.get() == (m.id, asyncio.current_task()):
-            prepare_board(m, state)
+        ahead = _AHEAD.get()
+        if render_pool.PROCESSES and ahead is not None and ahead[:2] == (m.id, asyncio.current_task()):
+            self.answers.prepare(ahead[2], m, state, ahead[3])
 
     async def quiet(self, match_id: int, user_id: int | None = None) -> None:
         await self._quiet.wait(match_id, user_id)

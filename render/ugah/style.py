@@ -13,10 +13,10 @@ from render import lesson
 from render.common import RGB
 
 W, H = 800, 544
-# zlib level of the bands a move changed (render.png), measured over 120 seeded boards: level 4
-# deflates them 35% faster than 6 and the busiest stays at 24.1 KiB; level 3, twice as fast again,
-# reaches 27 KiB and would often be saved twice.
-PNG_LEVEL = 4
+# zlib-ng level of the bands a move changed (render.png), measured over the bench's 62 boards: level 3
+# deflates them in 0.39 ms a board (the system zlib's level 4 took 0.86) and the busiest is 23.6 KiB;
+# level 2 reaches 24.5 KiB, where a board is saved a second time as one stream (common.PNG_BUDGET).
+PNG_LEVEL = 3
 HEADER_H = 40
 TITLE_W = 300  # the header's title; the rest of the header gets what is left
 CAPTION_H = 40

@@ -1,6 +1,6 @@
 """A move the board shows begins drawing the board's new picture while its commit is written (issue
-35: the picture, the slowest part of a move's answer, was drawn only once the commit had landed), and
-nothing else does: a computer's move that follows waits for its commit, and so does every move of a
+35: the picture, the slowest part of a move's answer, was drawn only once the commit had landed), a
+move in a DM the seat's own new picture, and nothing else does: a computer's move that follows waits for its commit, and so does every move of a
 burst (the answers go first), or any drawing that would be made in a render thread (no drawing
 processes: it would hold the interpreter lock through the commit and the answer)."""
 
@@ -11,10 +11,12 @@ import random
 import pytest
 
 from bot import render_pool
-from bot.messages import game_picture
+from bot.i18n import translator
+from bot.messages import game_picture, private
 from engine.registry import rules_for
 from tests.bot.concurrent import concurrent_clicks
 from tests.bot.helpers import board, custom_ids, open_and_start, play_one, setup_table, turns
+from tests.kit_ubongo import UbongoKit, dm_board
 
 
 @pytest.fixture(autouse=True)
@@ -51,6 +53,33 @@ async def test_a_move_on_the_board_is_drawn_while_its_commit_is_written(simcord_
     m, state = await env.bot.matches.get(mid)
     shown = await board(channel).attachments[0].read()
     assert shown == game_picture(m, state).draw(), "the picture drawn ahead is the state's, byte for byte"
+
+
+async def test_a_move_in_a_dm_is_drawn_while_its_commit_is_written(simcord_env, monkeypatch):
+    """Ubongo's placements are made in the seat's DM: its workspace is the picture drawn ahead."""
+    env = simcord_env
+    kit = UbongoKit()
+    _, players, mid = await kit.start(env)
+    seen: list[bool] = []
+    store, real = env.bot.store, env.bot.store.commit
+
+    async def commit(m, actions, *args, **kwargs):
+        if m.status == "active" and actions and actions[-1].source == "player":
+            state = rules_for(m.game).load(m.state)
+            dm = private(m, state, actions[-1].seat, translator(None))
+            seen.append(dm.image_key in render_pool._drawings)
+        return await real(m, actions, *args, **kwargs)
+
+    monkeypatch.setattr(store, "commit", commit)
+    rng = random.Random(5)
+    for _ in range(4):
+        await (await kit.next_click(env, None, players, mid, rng))()
+    assert len(seen) >= 4 and all(seen), seen
+    m, state = await env.bot.matches.get(mid)
+    for seat, player in enumerate(players):
+        shown = await dm_board(player).attachments[0].read()
+        drawn = private(m, state, seat, translator(None)).draw
+        assert drawn is not None and shown == drawn(), "each DM shows its seat's picture, byte for byte"
 
 
 async def test_a_computers_move_after_a_click_waits_for_its_commit(simcord_env, monkeypatch):
