@@ -40,8 +40,9 @@ RUN useradd --system --uid 10001 --user-group --home-dir /app --no-create-home -
     && chown stoneage:stoneage /app/data
 USER stoneage
 
-# docker stop sends SIGINT: discord.py then closes the gateway connection and the database cleanly
-# (on SIGTERM Python would just exit; nothing is lost either way, every move is its own transaction).
+# docker stop sends SIGINT: discord.py then closes the gateway connection and the database cleanly.
+# SIGTERM (what Kubernetes and a plain kill send) closes the bot the same way (GameBot.stops_on_sigterm);
+# either way no move is lost, every move is its own transaction.
 STOPSIGNAL SIGINT
 
 # No HEALTHCHECK: the bot serves no port and writes no heartbeat, so the only check available is

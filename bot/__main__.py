@@ -90,6 +90,7 @@ def main() -> int:
         shard_ids=settings.shard_ids,
         store_options=settings.store_options(),
     )
+    bot.stops_on_sigterm = True
     try:
         return _run(bot, settings.token)
     finally:  # however the bot stopped, or failed to start: no drawing process or worker stays
@@ -100,6 +101,8 @@ def main() -> int:
 def _run(bot: discord.Client, token: str) -> int:
     try:
         bot.run(token, log_handler=None)
+    except asyncio.CancelledError:  # SIGTERM (GameBot.stops_on_sigterm): the bot has closed
+        return 0
     except StoreError as err:  # raised in setup_hook; discord.py lets it out of run() as it is
         return _database_error(err)
     except discord.LoginFailure:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import signal
 from collections.abc import Callable
 from typing import Any
 
@@ -149,7 +150,26 @@ class GameBot(commands.AutoShardedBot):
         )
         self.dev_guild_id = dev_guild_id
 
+    stops_on_sigterm = False  # python -m bot: SIGTERM closes the bot (not in a test's loop)
+
+    def _stop_on_sigterm(self) -> None:
+        """SIGTERM (a service manager's stop, ``docker stop``) taken as Ctrl-C is: the bot's main
+        task is cancelled, so the bot closes, writing what it holds (the surfaces' notes,
+        bot.surfaces.addresses), before the process ends. Left to Python's default, it ended the
+        process on the spot. Called from ``setup_hook``, which runs in that task."""
+        main = asyncio.current_task()
+        if not self.stops_on_sigterm or main is None:
+            return
+
+        def stop() -> None:
+            if not main.cancelling():  # (a second SIGTERM does not cut the closing short)
+                main.cancel()
+
+        with contextlib.suppress(NotImplementedError):  # (no signal handlers on this loop: Windows)
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop)
+
     async def setup_hook(self) -> None:
+        self._stop_on_sigterm()
         await self.store.open()
         for ext in EXTENSIONS:
             await self.load_extension(ext)
