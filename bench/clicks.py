@@ -7,7 +7,9 @@ rotate, so machine noise hits all series alike:
   in the game: the cheapest answer the bot gives (decode, one cached read, one ephemeral reply).
 - **floor**: a button answering with one board-sized flat image through the bot's encoder
   (``render.common.encode_png``, on the event loop: no hop to a drawing process) in its single
-  response: the cheapest way to put a new board-sized PNG on a message. (It was encoded in a drawing
+  response: the cheapest way to put a new board-sized PNG on a message. Board-sized is the size of
+  the picture the last move changed (Ubongo's 600x526 workspace, not the table in the channel,
+  which it was until 2026-12-05: a floor a third of the size the move draws). (It was encoded in a drawing
   process until 2026-12-04, a hop the move pays as well; the issue asked for this floor instead.)
 - **move**: the player to move makes a move the way players do (Ugah and Uonga on the board, Honga
   on the turn panel, Ubongo placing a piece in the DM workspace).
@@ -304,6 +306,9 @@ async def _answer(t: Table, moved: int, channel: Any) -> Click:
     msg = next(m for c in where for m in c.history() if m.id == moved)
     AnswerButton.content, AnswerButton.copied = msg.content, msg
     AnswerButton.png = await msg.attachments[0].read()
+    # the next floor puts a picture the size of this one on its message: the picture the move
+    # changes (Ubongo's is the 600x526 workspace in a DM, not the table in the channel)
+    FloorButton.size = Image.open(io.BytesIO(AnswerButton.png)).size
     view = discord.ui.View(timeout=None).add_item(AnswerButton())
     sent = await t.env.bot.get_partial_messageable(channel.id).send("answer", view=view)
     target = next(m for m in channel.history() if m.id == sent.id)
@@ -362,7 +367,7 @@ async def play(
                 while t.moves < moves:
                     if t.match_id is None or (await bot.matches.get(t.match_id))[0].status != "active":
                         await _start(t)
-                        FloorButton.size = await _size_of_board(t)
+                        FloorButton.size = await _size_of_board(t)  # until a move shows its own
                     r = await _timed(stamps, _refused(t), out["refused"])
                     assert r.ephemeral, "the spectator's click is refused privately"
                     await _timed(stamps, _floor(t, floor_msg), out["floor"])
