@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import io
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -316,6 +317,7 @@ def game(
     tr = tr or tr_for(m)
     ui = UIS[m.game]
     ctx = Ctx(m, state, tr, display=display)
+    view, picture = _picture(m, state, ctx)  # (first: a picture built before brings its view)
     events = list(m.meta.events)
     lines = ui.event_lines(events, ctx)
     status = _status(ctx)
@@ -326,7 +328,6 @@ def game(
     while len(content) > MAX_CONTENT and len(lines) > 1:  # keep the latest lines
         lines = lines[1:]
         content = "\n".join([head, "…", *lines, *closed_lines, f"**{status}**"])
-    view, draw = _picture(m, state, ctx, events)
     items: list[discord.ui.Item[Any]] = []
     if m.status == "active":
         items = list(ui.controls(ctx))
@@ -346,11 +347,42 @@ def game(
     alt = ui.alt_text(view, ctx)
     if ui.layout == "v2":
         layout = _layout_of(cut(content, MAX_CONTENT), items, ui.image_name, alt)
-        return Board(cut(content, MAX_CONTENT), layout, draw, ui.image_name, alt)
-    return Board(cut(content, MAX_CONTENT), _view_of(items), draw, ui.image_name, alt)
+        return Board(
+            cut(content, MAX_CONTENT), layout, picture.draw, ui.image_name, alt, _key=picture.image_key
+        )
+    return Board(
+        cut(content, MAX_CONTENT), _view_of(items), picture.draw, ui.image_name, alt, _key=picture.image_key
+    )
 
 
-def _picture(
+# The public pictures built last, by the very row and state they were built from (and the language
+# and display): a move's picture is asked for at its commit, by a panel's answer and by the board's
+# reconciler, and its view and image key are worked out once (issue 35: 0.1-0.2 ms a move). A row is
+# a writer's private copy until committed and never changed after; a state is never changed.
+_PICTURES: OrderedDict[
+    tuple[int, int, int, int, str], tuple[MatchRow, Any, dict[str, Any], Board, dict[str, Any]]
+]
+_PICTURES = OrderedDict()
+PICTURES_KEPT = 32
+
+
+def _picture(m: MatchRow, state: Any, ctx: Ctx) -> tuple[dict[str, Any], Board]:
+    """The public view of a started match (an ended game's drawn as ended), and its picture alone."""
+    key = (id(m), m.version, id(state), id(ctx.tr), ctx.display)
+    kept = _PICTURES.get(key)
+    if kept is not None and kept[0] is m and kept[1] is state:
+        _PICTURES.move_to_end(key)
+        ctx._view = kept[2]  # (the same view for the text and controls)
+        return kept[4], kept[3]
+    view, draw = _drawing(m, state, ctx, list(m.meta.events))
+    picture = Board("", None, draw)
+    _PICTURES[key] = (m, state, ctx.view(), picture, view)
+    while len(_PICTURES) > PICTURES_KEPT:
+        _PICTURES.popitem(last=False)
+    return view, picture
+
+
+def _drawing(
     m: MatchRow, state: Any, ctx: Ctx, events: list[Any]
 ) -> tuple[dict[str, Any], Callable[[], bytes]]:
     """The public view of a started match (an ended game's drawn as ended) and how to draw its image
@@ -370,7 +402,7 @@ def _picture(
 
 def game_picture(m: MatchRow, state: Any) -> Board:
     """Only the picture of ``game(m, state)`` (the same image key): drawn ahead of the board."""
-    return Board("", None, _picture(m, state, Ctx(m, state, tr_for(m)), list(m.meta.events))[1])
+    return _picture(m, state, Ctx(m, state, tr_for(m)))[1]
 
 
 def private(m: MatchRow, state: Any, seat: int, tr: Translator, display: str = "") -> Board:

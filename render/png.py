@@ -10,8 +10,8 @@ behind a zlib header, closed by an empty final block and the Adler-32 of all row
 zlib stream. Pixels never depend on the cache: only how well a band is compressed does.
 
 The image is written here rather than by Pillow for a second reason: Pillow's encoder holds the GIL
-while it deflates, so a render thread beside a busy event loop got half the CPU; ``zlib`` releases
-it. Rows are unfiltered, as Pillow writes a palette image.
+while it deflates, so a render thread beside a busy event loop got half the CPU; ``zlib`` (and
+zlib-ng) releases it. Rows are unfiltered, as Pillow writes a palette image.
 
 Deflating and the checksums are zlib-ng's (``zlib_ng``, the same API and format as ``zlib``): on the
 bands of 60-100 boards of each game it deflated 1.7-2.2x faster than the system's zlib for the same

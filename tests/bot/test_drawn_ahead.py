@@ -6,11 +6,12 @@ processes: it would hold the interpreter lock through the commit and the answer)
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
 
-from bot import render_pool
+from bot import messages, render_pool
 from bot.i18n import translator
 from bot.messages import game_picture, private
 from engine.registry import rules_for
@@ -122,3 +123,35 @@ async def test_without_drawing_processes_nothing_is_drawn_ahead(simcord_env, mon
     seen = _watch_commits(env, monkeypatch)
     await play_one(env, channel, players, mid, random.Random(3))
     assert seen and not any(ahead for _, ahead in seen), seen
+
+
+async def test_a_moves_public_picture_is_built_once(simcord_env, monkeypatch):
+    """Asked for at the commit, by the answer and by the board's reconciler, a move's public view and
+    image key are worked out once (bot.messages._picture), not once for each."""
+    env = simcord_env
+    _, channel, players = setup_table(env, 2)
+    mid = await open_and_start(env, channel, players)
+    rules = rules_for("ugah")
+    views, keys = [], []
+    real_view, real_key = rules.view, messages.image_key
+
+    def view(state, seat):
+        views.append(seat)
+        return real_view(state, seat)
+
+    def image_key(draw):
+        if isinstance(draw, functools.partial):  # (not the function inside it, keyed on the way)
+            keys.append(draw)
+        return real_key(draw)
+
+    monkeypatch.setattr(rules, "view", view)
+    monkeypatch.setattr(messages, "image_key", image_key)
+    rng = random.Random(6)
+    for _ in range(5):
+        views.clear()
+        keys.clear()
+        await play_one(env, channel, players, mid, rng)
+        assert views.count(None) == 1 and len(keys) == 1, (views, keys)
+    m, state = await env.bot.matches.get(mid)
+    shown = await board(channel).attachments[0].read()
+    assert shown == game_picture(m, state).draw(), "the board shows the committed state's picture"
