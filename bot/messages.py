@@ -355,31 +355,35 @@ def game(
     )
 
 
-# The public pictures built last, by the very row and state they were built from (and the language
-# and display): a move's picture is asked for at its commit, by a panel's answer and by the board's
-# reconciler, and its view and image key are worked out once (issue 35: 0.1-0.2 ms a move). A row is
-# a writer's private copy until committed and never changed after; a state is never changed.
-_PICTURES: OrderedDict[
-    tuple[int, int, int, int, str], tuple[MatchRow, Any, dict[str, Any], Board, dict[str, Any]]
-]
-_PICTURES = OrderedDict()
+# The public pictures built last, by the very row and state (and language and display) they came
+# from: asked for at a move's commit, by a panel's answer and by the board's reconciler, a picture's
+# view and image key are worked out once (issue 35). Committed rows and states are never changed.
+@dataclass(frozen=True)
+class _Built:
+    m: MatchRow
+    state: Any
+    public: dict[str, Any]  # the public view, which the text and controls read too
+    view: dict[str, Any]  # the picture's (an ended game's drawn as ended)
+    picture: Board
+
+
+_PICTURES: OrderedDict[tuple[int, int, int, int, str], _Built] = OrderedDict()
 PICTURES_KEPT = 32
 
 
 def _picture(m: MatchRow, state: Any, ctx: Ctx) -> tuple[dict[str, Any], Board]:
     """The public view of a started match (an ended game's drawn as ended), and its picture alone."""
     key = (id(m), m.version, id(state), id(ctx.tr), ctx.display)
-    kept = _PICTURES.get(key)
-    if kept is not None and kept[0] is m and kept[1] is state:
+    built = _PICTURES.get(key)
+    if built is not None and built.m is m and built.state is state:
         _PICTURES.move_to_end(key)
-        ctx._view = kept[2]  # (the same view for the text and controls)
-        return kept[4], kept[3]
+        ctx._view = built.public  # (the same view for the text and controls)
+        return built.view, built.picture
     view, draw = _drawing(m, state, ctx, list(m.meta.events))
-    picture = Board("", None, draw)
-    _PICTURES[key] = (m, state, ctx.view(), picture, view)
+    built = _PICTURES[key] = _Built(m, state, ctx.view(), view, Board("", None, draw))
     while len(_PICTURES) > PICTURES_KEPT:
         _PICTURES.popitem(last=False)
-    return view, picture
+    return view, built.picture
 
 
 def _drawing(

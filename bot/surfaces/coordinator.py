@@ -14,6 +14,7 @@ import contextlib
 import logging
 from collections.abc import Callable, Coroutine, Iterator
 from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any, cast
 
 import discord
@@ -45,12 +46,20 @@ from engine.store import LIVE, MatchRow, SurfaceRow
 from engine.store.base import Store
 
 log = logging.getLogger(__name__)
-# (match, task, the click, its seat) of a click whose surface's new picture is drawn ahead of its
-# commit (Coordinator.acting): a task it sets off (a timer, a computer's move) inherits the value,
-# and is told apart by the task
-_AHEAD: ContextVar[tuple[int, asyncio.Task[Any] | None, discord.Interaction, int | None] | None] = ContextVar(
-    "drawn_ahead", default=None
-)
+
+
+@dataclass(frozen=True)
+class _Ahead:
+    """A click whose surface's new picture is drawn ahead of its commit (``Surfaces.acting``): a task
+    it sets off (a timer, a computer's move) inherits it, and is told apart by ``task``."""
+
+    match_id: int
+    task: asyncio.Task[Any] | None
+    click: discord.Interaction
+    seat: int | None
+
+
+_AHEAD: ContextVar[_Ahead | None] = ContextVar("drawn_ahead", default=None)
 
 # every kind of surface a match may show, brought in line after each commit (one line per kind)
 KINDS: tuple[type[SurfaceKind], ...] = (
@@ -238,7 +247,8 @@ class Surfaces:
         """Around a click's way to its commit: while any are on their way, surfaces wait (``quiet``).
         ``ahead``: the click (of ``seat``), whose surface's new picture begins drawing while the
         commit is written (``committing``), not once it has landed."""
-        token = _AHEAD.set((match_id, asyncio.current_task(), ahead, seat) if ahead is not None else None)
+        drawn = _Ahead(match_id, asyncio.current_task(), ahead, seat) if ahead is not None else None
+        token = _AHEAD.set(drawn)
         try:
             with self._quiet.acting(match_id, user_id):
                 yield
@@ -253,8 +263,12 @@ class Surfaces:
         Nothing is shown before the commit lands; a commit that fails leaves a drawing nobody sends."""
         # (drawn in a render thread instead, it would take the interpreter lock from the commit)
         ahead = _AHEAD.get()
-        if render_pool.PROCESSES and ahead is not None and ahead[:2] == (m.id, asyncio.current_task()):
-            self.answers.prepare(ahead[2], m, state, ahead[3])
+        if (
+            render_pool.PROCESSES
+            and ahead is not None
+            and (ahead.match_id, ahead.task) == (m.id, asyncio.current_task())
+        ):
+            self.answers.prepare(ahead.click, m, state, ahead.seat)
 
     async def quiet(self, match_id: int, user_id: int | None = None) -> None:
         await self._quiet.wait(match_id, user_id)
