@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import discord
+from discord.utils import MISSING
+from discord.webhook.async_ import async_context, interaction_message_response_params
 
 log = logging.getLogger(__name__)
 
@@ -78,11 +80,46 @@ class Punctual(discord.InteractionResponse):  # pyright: ignore[reportMissingTyp
     async def edit_message(self, **kwargs: Any) -> Any:
         async with self._lock:
             if not self._deferred:
+                if kwargs.keys() <= _LEAN_EDIT:
+                    return await self._update_message(**kwargs)
                 return await super().edit_message(**kwargs)
         kwargs.pop("delete_after", None)
         kwargs.pop("suppress_embeds", None)
         await self._parent.edit_original_response(**kwargs)
         return None
+
+    async def _update_message(self, **kwargs: Any) -> None:
+        """discord.py's ``edit_message`` (2.7.1) without making a ``Message`` of Discord's answer: the
+        bot never reads it, and parsing a board's controls back took a tenth of a move's CPU (Uonga's
+        25 squares: 0.4 ms a move). Same request, same checks, same view bookkeeping."""
+        if self._response_type:
+            raise discord.InteractionResponded(self._parent)
+        parent = self._parent
+        if parent.type not in (discord.InteractionType.component, discord.InteractionType.modal_submit):
+            return  # (discord.py's answer too: nothing to edit)
+        state = parent._state
+        message_id = parent.message.id if parent.message is not None else None
+        view = kwargs.get("view", MISSING)
+        if view is not MISSING and message_id is not None:
+            state.prevent_view_updates_for(message_id)
+        params = interaction_message_response_params(
+            type=discord.InteractionResponseType.message_update.value,
+            previous_allowed_mentions=state.allowed_mentions,
+            **kwargs,
+        )
+        http = state.http
+        data = await async_context.get().create_interaction_response(
+            parent.id, parent.token, session=parent._session, proxy=http.proxy, proxy_auth=http.proxy_auth,
+            params=params,
+        )  # fmt: skip
+        self._response_type = discord.InteractionResponseType.message_update
+        if view and not view.is_finished() and view.is_dispatchable():
+            answered = ((data or {}).get("interaction") or {}).get("response_message_id")
+            state.store_view(view, message_id or (int(answered) if answered else None))
+
+
+# what the lean edit takes; anything else (delete_after, suppress_embeds) goes through discord.py's own
+_LEAN_EDIT = {"content", "embed", "embeds", "attachments", "view", "allowed_mentions"}
 
 
 class _Watch:

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import discord
-from discord.http import HTTPClient
+from discord.http import HTTPClient, handle_message_parameters
+from discord.utils import MISSING
 
 from bot.messages import Board
 from render.graphemes import ELLIPSIS, cut
@@ -148,7 +149,18 @@ class DiscordSend:
         return self.client.get_partial_messageable(channel_id)
 
     async def edit(self, channel_id: int, message_id: int, board: Board, *, image: bool = True) -> None:
-        await self._channel(channel_id).get_partial_message(message_id).edit(**board.kwargs(image=image))
+        # discord.py's PartialMessage.edit (2.7.1) without making a Message of Discord's answer, which
+        # nothing reads: parsing a board's controls back cost 0.1-0.2 ms an edit
+        kwargs = board.kwargs(image=image)
+        state = self._channel(channel_id).get_partial_message(message_id)._state
+        view = kwargs.get("view", MISSING)
+        if view is not MISSING:
+            state.prevent_view_updates_for(message_id)
+        mentions = state.allowed_mentions if kwargs.get("content", MISSING) is not MISSING else None
+        with handle_message_parameters(previous_allowed_mentions=mentions, **kwargs) as params:
+            await state.http.edit_message(channel_id, message_id, params=params)
+        if view and not view.is_finished() and view.is_dispatchable():
+            state.store_view(view, message_id)
 
     async def edit_by_token(self, token: str, message_id: int, board: Board, *, image: bool = True) -> None:
         """The message an interaction answered (an ephemeral panel, or the message a clicked control
