@@ -171,34 +171,59 @@ def _dice_groups(view: dict[str, Any]) -> list[tuple[str, list[str], bool]]:
 
 # --- drawing -----------------------------------------------------------------------------------------
 
+# what the circle shows (each chip's face, which glow, the open stretch) and the part of the board it
+# covers: chips, their halos and the band under the stretch reach 195 px from the centre
+RingKey = tuple[tuple[int | str, ...], tuple[bool, ...], tuple[int, int] | None]
+RING_BOX = (CX - RING_R - 40, CY - RING_R - 40, CX + RING_R + 40, CY + RING_R + 40)
+
 
 def _draw_ring(f: _Frame) -> None:
-    view, img = f.view, f.img
+    """The circle of chips, then the hunters on it. The chips change in about half of the moves (none
+    while dice are picked), so the drawn circle is kept by what it shows and pasted back (0.3 ms)."""
+    key = _ring_key(f.view)
+    kept = f.lt.rings.get(key)
+    if kept is not None:
+        f.img.paste(kept, RING_BOX[:2])
+    else:
+        _draw_chips(f, key)
+        f.lt.keep_ring(key, f.img.crop(RING_BOX))
+    mm, bb = f.view.get("mm", -1), f.view.get("bb", N_CHIPS)
+    mm = mm if isinstance(mm, int) and -1 <= mm < N_CHIPS else -1
+    bb = bb if isinstance(bb, int) and 0 <= bb <= N_CHIPS else N_CHIPS
+    same = mm == bb
+    for hunter, pos, shift in (("bb", bb, -0.55 if same else 0.0), ("mm", mm, 0.55 if same else 0.0)):
+        spr, xy = f.lt.pin(hunter, pos, shift)
+        f.img.paste(spr, xy, spr)
+        f.spots.setdefault("pins", {})[hunter] = (xy[0], xy[1], xy[0] + spr.width, xy[1] + spr.height)
+
+
+def _ring_key(view: dict[str, Any]) -> RingKey:
+    """What the circle of chips shows: each chip's face, the chips awaiting keep/give, the open stretch."""
     path = list(view.get("path") or [])[:N_CHIPS]
     path += [None] * (N_CHIPS - len(path))
     # the chips awaiting keep/give glow only while someone may still choose (not once it is ended)
     pending = view.get("pending") if view.get("phase") == "keep" and not _is_ended(view) else None
     hot = {pending.get("mm"), pending.get("bb")} if isinstance(pending, dict) else set()
     lo, hi = view.get("mm", -1), view.get("bb", N_CHIPS)
+    stretch = None
     if isinstance(lo, int) and isinstance(hi, int) and hi - lo > 1 and not _is_over(view):
+        stretch = (max(lo, -1), min(hi, N_CHIPS))
+    return tuple(_chip_key(chip) for chip in path), tuple(i in hot for i in range(N_CHIPS)), stretch
+
+
+def _draw_chips(f: _Frame, key: RingKey) -> None:
+    chips, hot, stretch = key
+    if stretch is not None:
         # a light band under the open stretch: chips the hunters already walked past are out of play
         band = RING_CHIP + 8
         r = RING_R + band / 2  # PIL draws an arc's width inwards from its box
-        start, end = (math.degrees(slot_angle(p)) for p in (max(lo, -1) + 0.5, min(hi, N_CHIPS) - 0.5))
+        start, end = (math.degrees(slot_angle(p)) for p in (stretch[0] + 0.5, stretch[1] - 0.5))
         f.d.arc((CX - r, CY - r, CX + r, CY + r), start, end, fill=ROW, width=band)
     for i in range(N_CHIPS):
         x, y = ring_xy(i)
-        if i in hot:
-            c.paste(img, f.a.halos[RING_CHIP], (x, y), center=True)
-        c.paste(img, f.a.chips[(RING_CHIP, _chip_key(path[i]))], (x, y), center=True)
-    mm, bb = view.get("mm", -1), view.get("bb", N_CHIPS)
-    mm = mm if isinstance(mm, int) and -1 <= mm < N_CHIPS else -1
-    bb = bb if isinstance(bb, int) and 0 <= bb <= N_CHIPS else N_CHIPS
-    same = mm == bb
-    for hunter, pos, shift in (("bb", bb, -0.55 if same else 0.0), ("mm", mm, 0.55 if same else 0.0)):
-        spr, xy = f.lt.pin(hunter, pos, shift)
-        img.paste(spr, xy, spr)
-        f.spots.setdefault("pins", {})[hunter] = (xy[0], xy[1], xy[0] + spr.width, xy[1] + spr.height)
+        if hot[i]:
+            c.paste(f.img, f.a.halos[RING_CHIP], (x, y), center=True)
+        c.paste(f.img, f.a.chips[(RING_CHIP, chips[i])], (x, y), center=True)
 
 
 def _dice_layout(groups: list[tuple[str, list[str], bool]], die: int) -> tuple[list[float], float]:

@@ -11,8 +11,12 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from engine.games.ugah import VARIANTS
+from engine.registry import rules_for
 from render import common
 from render.ugah import H, W, render_ugah
+from render.ugah.assets import lettered
+from render.ugah.board import _ring_key, _texts
 from render.ugah.samples import SAMPLES, final_view, mid_view, shuffled_values, start_view, uncertain_view
 
 MAX_BYTES = 25 * 1024
@@ -268,3 +272,23 @@ def test_common_helpers() -> None:
     assert common.flow_positions([10, 10, 10], 25, 2) == [(0, 0), (12, 0), (0, 1)]
     pal = common.build_palette([common.INK, common.PAPER], [(common.INK, common.PAPER)])
     assert len(pal.getpalette() or []) == 9
+
+
+def test_a_kept_circle_of_chips_draws_the_same_bytes_as_one_drawn_afresh() -> None:
+    """The circle of chips is kept by what it shows (render.ugah.board._draw_ring): over seeded games,
+    ended and uncertain ones too, each board comes out byte for byte as when every circle is drawn."""
+    rules, rng, kept = rules_for("ugah"), random.Random(35), 0
+    lt = lettered(_texts({}))
+    for game in range(3):
+        s = rules.setup(2 + game, rng.getrandbits(32), {"variant": VARIANTS[game % len(VARIANTS)]})
+        names = ["Ada", "Bo", "Cy", "Di"][: 2 + game]
+        while movers := rules.to_move(s):
+            seat = min(movers)
+            s, _ = rules.apply(s, seat, rng.choice(rules.legal_actions(s, seat)))
+            view = rules.view(s, None)
+            for shown in (view, {**view, "ended": True}):
+                kept += _ring_key(shown) in lt.rings
+                with_kept = render_ugah(shown, names)
+                lt.rings.clear()
+                assert render_ugah(shown, names) == with_kept, (game, view.get("phase"))
+    assert kept > 100, "boards were drawn with a kept circle"
