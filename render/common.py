@@ -13,7 +13,7 @@ import io
 import math
 import threading
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -88,6 +88,42 @@ class Memo(Generic[K, T]):
                         del self._values[next(iter(self._values))]
                     self._values[key] = value
         return value
+
+
+class Kept:
+    """Parts of a picture kept as drawn, by what they show: a part a move left as it was is pasted back
+    rather than drawn again. ``draw`` paints a part only for a key not kept, then keeps its box.
+
+    Sound only when what lies under ``box`` before painting is the same for every use of the keeper
+    (it belongs to one background and is used before anything else is drawn there), ``paint`` draws
+    nothing outside ``box``, and the key holds everything ``paint`` reads: each game's tests draw
+    seeded games both ways and compare the bytes."""
+
+    def __init__(self, limit: int) -> None:
+        self._limit = limit
+        self._parts: dict[Hashable, Image.Image] = {}
+        self._lock = threading.Lock()  # (the render threads share the sprites that hold keepers)
+
+    def draw(
+        self, img: Image.Image, box: tuple[int, int, int, int], key: Hashable, paint: Callable[[], object]
+    ) -> None:
+        kept = self._parts.get(key)
+        if kept is not None:
+            img.paste(kept, box[:2])
+            return
+        paint()
+        part = img.crop(box)
+        with self._lock:
+            while len(self._parts) >= self._limit:
+                del self._parts[next(iter(self._parts))]
+            self._parts[key] = part
+
+    def __contains__(self, key: Hashable) -> bool:
+        return key in self._parts
+
+    def clear(self) -> None:
+        with self._lock:
+            self._parts.clear()
 
 
 # --- fonts -------------------------------------------------------------------------------------------

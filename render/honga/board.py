@@ -25,7 +25,7 @@ from render import common as c
 from render import lesson as lsn
 from render.honga import lesson as overlay
 from render.honga import style as st
-from render.honga.sprites import ASSETS, Assets, DiskKey, Texts, lettered
+from render.honga.sprites import ASSETS, Assets, DiskKey, Lettered, Texts, lettered
 
 __all__ = ["EN_LABELS", "render_honga"]
 
@@ -67,6 +67,7 @@ def _label(labels: Mapping[str, str], key: str, **fields: Any) -> str:
 class _Frame(c.Frame):
     view: dict[str, Any]
     a: Assets
+    lt: Lettered
     english: ClassVar[Mapping[str, str]] = EN_LABELS
     spots: dict[str, Any] = field(default_factory=dict)
     """Where choices were drawn, for the 🎓 overlay (render.honga.lesson): "cards" and "rows" boxes
@@ -194,27 +195,47 @@ def _draw_honga(f: _Frame) -> None:
 # --- the panel ------------------------------------------------------------------------------------------
 
 
+TRADE_BOX = (st.PX0, st.CARD_Y, st.PX1 + 1, st.CARD_Y + st.CARD_H + 1)  # the three cards, their edges too
+
+
 def _draw_trade(f: _Frame) -> None:
+    """The three face-up trade cards: they change only when one is bought, so they are kept as drawn."""
     trade = f.view.get("trade")
     cards = list(trade)[:3] if isinstance(trade, list) else []
     cards += [None] * (3 - len(cards))
     w = (st.PX1 - st.PX0 - 16) // 3
+    for i in range(3):
+        x = st.PX0 + i * (w + 8)
+        f.spots.setdefault("cards", {})[i + 1] = (x, st.CARD_Y, x + w, st.CARD_Y + st.CARD_H)
+    key = ("trade", f.label("empty_slot"), *(_card_key(card) for card in cards))
+    f.lt.kept.draw(f.img, TRADE_BOX, key, lambda: _paint_trade(f, key))
+
+
+def _card_key(card: Any) -> tuple[int, str, int] | None:
+    """What a trade card shows: its points, the food it costs and its mammoths."""
+    if not isinstance(card, dict):
+        return None
+    return _int(card.get("vp")), str(card.get("food") or ""), max(0, min(_int(card.get("mammoths")), 3))
+
+
+def _paint_trade(f: _Frame, key: tuple[Any, ...]) -> None:
+    empty, cards = key[1], key[2:]
+    w = (st.PX1 - st.PX0 - 16) // 3
     for i, card in enumerate(cards):
         x, y = st.PX0 + i * (w + 8), st.CARD_Y
         box = (x, y, x + w, y + st.CARD_H)
-        f.spots.setdefault("cards", {})[i + 1] = box
-        if not isinstance(card, dict):
+        if card is None:
             c.rounded_box(f.d, box, 8, outline=c.SAND_DARK, width=2)
-            c.text(f.d, (x + w / 2, y + st.CARD_H / 2), f.label("empty_slot"), 13, c.MUTED, anchor="mm")
+            c.text(f.d, (x + w / 2, y + st.CARD_H / 2), empty, 13, c.MUTED, anchor="mm")
         else:
             c.rounded_box(f.d, box, 8, fill=c.CREAM, outline=c.BAR, width=2)
         c.text(f.d, (x + 9, y + 14), str(i + 1), 13, c.MUTED, bold=True, anchor="lm")  # trade.<slot>
-        if not isinstance(card, dict):
+        if card is None:
             continue
-        c.text(f.d, (x + w - 8, y + 20), f"+{_int(card.get('vp'))}", 24, c.INK, bold=True, anchor="rm")
-        food = str(card.get("food") or "")
+        vp, food, mammoths = card
+        c.text(f.d, (x + w - 8, y + 20), f"+{vp}", 24, c.INK, bold=True, anchor="rm")
         items = [f.a.mini[ch] for ch in food if ch in f.a.mini][:6]
-        items += [f.a.plain_mammoth] * max(0, min(_int(card.get("mammoths")), 3))
+        items += [f.a.plain_mammoth] * mammoths
         per_row = 4
         for k, spr in enumerate(items):
             ix = x + 6 + (k % per_row) * 22
@@ -230,43 +251,66 @@ def _count(f: _Frame, x: float, y: float, spr: Image.Image, value: str, dim: boo
 
 
 def _draw_row(f: _Frame, seat: int, p: dict[str, Any], y: int, h: int) -> None:
-    view, d = f.view, f.d
+    """A player's row: a move changes one or two of them, so each is kept as drawn."""
+    f.spots.setdefault("rows", {})[seat] = (st.PX0, y, st.PX1, y + h)
+    key = _row_key(f, seat, p, y, h)
+    f.lt.kept.draw(f.img, (st.PX0, y, st.PX1 + 1, y + h + 1), key, lambda: _paint_row(f, key))
+
+
+def _row_key(f: _Frame, seat: int, p: dict[str, Any], y: int, h: int) -> tuple[Any, ...]:
+    """Everything a player's row shows, and where."""
+    view = f.view
     over = bool(view.get("over"))
     winners = _winners(view)
     live = not over and not view.get("ended")  # an ended game (a resignation) has no one to move
     hot = (live and view.get("current") == seat) or (over and seat in winners)
+    marks = (
+        over and seat in winners,
+        view.get("start") == seat,
+        view.get("tusk") == seat,
+        view.get("honga") == seat,
+    )
+    res = tuple(_int(k) for k in _list(p.get("res"))[:4])
+    counts = (_int(p.get("board")), _int(p.get("cards")), _int(p.get("pending")))
+    return (
+        "row",
+        seat,
+        y,
+        h,
+        hot,
+        marks,
+        f.name(seat),
+        _int(p.get("score")),
+        _int(view.get("target")),
+        res,
+        counts,
+    )
+
+
+def _paint_row(f: _Frame, key: tuple[Any, ...]) -> None:
+    _, seat, y, h, hot, (crown, fire, tusk, tiger), name, score, target, res, counts = key
+    d = f.d
     fill, outline = (c.HILITE, c.GOLD) if hot else (st.ROW, c.SAND_DARK)
     c.rounded_box(d, (st.PX0, y, st.PX1, y + h), 8, fill=fill, outline=outline, width=3 if hot else 1)
-    f.spots.setdefault("rows", {})[seat] = (st.PX0, y, st.PX1, y + h)
     d.rectangle((st.PX0 + 3, y + 6, st.PX0 + 9, y + h - 6), fill=_colour(seat))
     line1, line2 = y + 19, y + h - 20
-    score = f"{_int(p.get('score'))}"
-    target = f"/{_int(view.get('target'))}"
-    tw = c.text_width(target, 15, True)
-    c.text(d, (st.PX1 - 8, line1 + 3), target, 15, c.MUTED, bold=True, anchor="rm")
-    sw = c.text(d, (st.PX1 - 10 - tw, line1), score, 24, c.INK, bold=True, anchor="rm")
-    marks = []
-    if over and seat in winners:
-        marks.append(f.a.crown)
-    if view.get("start") == seat:
-        marks.append(f.a.fire)
-    if view.get("tusk") == seat:
-        marks.append(f.a.tusk)
-    if view.get("honga") == seat:
-        marks.append(f.a.tiger)
+    tw = c.text_width(f"/{target}", 15, True)
+    c.text(d, (st.PX1 - 8, line1 + 3), f"/{target}", 15, c.MUTED, bold=True, anchor="rm")
+    sw = c.text(d, (st.PX1 - 10 - tw, line1), f"{score}", 24, c.INK, bold=True, anchor="rm")
+    shown = (crown, fire, tusk, tiger)
+    marks = [m for m, on in zip((f.a.crown, f.a.fire, f.a.tusk, f.a.tiger), shown, strict=True) if on]
     marks_w = sum(m.width + 4 for m in marks)
     room = round(st.PX1 - st.PX0 - 30 - tw - sw - marks_w - 14)
-    nw = c.text(d, (st.PX0 + 16, line1), f.name(seat), 17, c.INK, bold=True, anchor="lm", max_width=room)
+    nw = c.text(d, (st.PX0 + 16, line1), name, 17, c.INK, bold=True, anchor="lm", max_width=room)
     x = st.PX0 + 16 + nw + 6
     for m in marks:
         c.paste(f.img, m, (x, line1 - m.height / 2))
         x += m.width + 4
-    res = _list(p.get("res"))
     x = st.PX0 + 16
     for code, k in zip("fbmw", res, strict=False):
-        x = _count(f, x, line2, f.a.res[code], str(_int(k)), dim=not _int(k))
-    x = _count(f, x, line2, f.a.row_mammoths[seat], str(_int(p.get("board"))), dim=not _int(p.get("board")))
-    cards, pending = _int(p.get("cards")), _int(p.get("pending"))
+        x = _count(f, x, line2, f.a.res[code], str(k), dim=not k)
+    board, cards, pending = counts
+    x = _count(f, x, line2, f.a.row_mammoths[seat], str(board), dim=not board)
     _count(f, x, line2, f.a.card, f"{cards}+{pending}" if pending else str(cards), dim=not cards + pending)
 
 
@@ -329,9 +373,9 @@ def render_honga(
     English. ``lesson``: a costly decision drawn over the board (render.lesson; the view is the
     position it was made in). Pure function of its arguments, safe to call from several threads at once.
     """
-    a = ASSETS.get()
-    img = lettered(_texts(labels)).bg.copy()
-    f = _Frame(img, ImageDraw.Draw(img), names, labels, view, a)
+    a, lt = ASSETS.get(), lettered(_texts(labels))
+    img = lt.bg.copy()
+    f = _Frame(img, ImageDraw.Draw(img), names, labels, view, a, lt)
     _draw_mountain(f)
     _draw_herd(f)
     _draw_honga(f)

@@ -317,9 +317,16 @@ def background(texts: Texts) -> Image.Image:
     return img
 
 
+KEPT = 64  # rows and trade cards kept per language (about 0.1 MB each)
+
+
 class Lettered:
+    """The background carrying the words, and the parts of boards drawn on it that are kept as drawn
+    (the trade cards, the players' rows: ``render.honga.board``)."""
+
     def __init__(self, texts: Texts) -> None:
         self.bg = background(texts)
+        self.kept = c.Kept(KEPT)
 
 
 lettered = c.Memo(Lettered, limit=16).get

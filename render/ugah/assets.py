@@ -8,7 +8,6 @@ Both are read-only once built, so render threads share them freely.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from typing import NamedTuple
 
 from PIL import Image
@@ -88,19 +87,13 @@ class Lettered:
         }
         self.tokens = {h: sp.token(h, TOKEN, letters[h]) for h in HUNTERS}
         self.cards = {key: sp.card(key, *SPOILS[key], getattr(texts, key)) for key in ANIMALS}
-        self.rings: dict[Hashable, Image.Image] = {}  # read and kept by any render thread
+        self.rings = c.Kept(RINGS)  # circles of chips as drawn on this background (render.ugah.board)
         self._pins: c.Memo[tuple[str, int, float], Sprite] = c.Memo(
             lambda k: sp.pin(*k, letters[k[0]]), limit=1024
         )
 
     def pin(self, hunter: str, pos: int, shift: float) -> Sprite:
         return self._pins.get((hunter, pos, shift))
-
-    def keep_ring(self, key: Hashable, drawn: Image.Image) -> None:
-        """A circle of chips as drawn on this background (``render.ugah.board``), the last ``RINGS``."""
-        while len(self.rings) >= RINGS:
-            self.rings.pop(next(iter(self.rings)), None)  # (another thread may drop it first)
-        self.rings[key] = drawn
 
 
 lettered = c.Memo(Lettered, limit=16).get

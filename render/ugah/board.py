@@ -181,12 +181,7 @@ def _draw_ring(f: _Frame) -> None:
     """The circle of chips, then the hunters on it. The chips change in about half of the moves (none
     while dice are picked), so the drawn circle is kept by what it shows and pasted back (0.3 ms)."""
     key = _ring_key(f.view)
-    kept = f.lt.rings.get(key)
-    if kept is not None:
-        f.img.paste(kept, RING_BOX[:2])
-    else:
-        _draw_chips(f, key)
-        f.lt.keep_ring(key, f.img.crop(RING_BOX))
+    f.lt.rings.draw(f.img, RING_BOX, key, lambda: _draw_chips(f, key))
     mm, bb = f.view.get("mm", -1), f.view.get("bb", N_CHIPS)
     mm = mm if isinstance(mm, int) and -1 <= mm < N_CHIPS else -1
     bb = bb if isinstance(bb, int) and 0 <= bb <= N_CHIPS else N_CHIPS

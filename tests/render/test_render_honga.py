@@ -13,6 +13,9 @@ from engine.games import honga_data as D
 from engine.games.honga import RULES, HongaState
 from engine.games.honga_turn import clone
 from render.honga import EN_LABELS, render_honga
+from render.honga import board as board_module
+from render.honga.board import _texts
+from render.honga.sprites import lettered
 from render.honga.style import H, W
 
 NAMES = ["Ada", "Borg the Bold", "Chen", "Dana", "Ewa"]
@@ -129,3 +132,41 @@ def test_an_ended_game_shows_no_one_to_move():
     ended = [render_honga({**live, "current": seat, "ended": True}, NAMES[:3], caption) for seat in range(3)]
     assert ended[0] == ended[1] == ended[2]
     assert render_honga(live, NAMES[:3], caption) != ended[0]
+
+
+def test_kept_rows_and_trade_cards_draw_the_same_bytes_as_drawn_afresh(monkeypatch) -> None:
+    """The players' rows and the trade cards are kept by what they show (render.common.Kept): over
+    seeded games of 2 to 5 players, ended ones too, each board comes out byte for byte as when every
+    part is drawn, and most parts were not drawn again."""
+    painted = {"kept": 0, "afresh": 0}
+    way = ["kept"]
+    real_row, real_trade = board_module._paint_row, board_module._paint_trade
+
+    def row(*args):
+        painted[way[0]] += 1
+        real_row(*args)
+
+    def trade(*args):
+        painted[way[0]] += 1
+        real_trade(*args)
+
+    monkeypatch.setattr(board_module, "_paint_row", row)
+    monkeypatch.setattr(board_module, "_paint_trade", trade)
+    rng, lt = random.Random(35), lettered(_texts(EN_LABELS))
+    for players in (2, 3, 5):
+        s = RULES.setup(players, rng.getrandbits(32), {})
+        names = ["Ada", "Bo", "Cy", "Di", "Ed"][:players]
+        for _ in range(60):
+            movers = RULES.to_move(s)
+            if not movers:
+                break
+            seat = min(movers)
+            s, _ = RULES.apply(s, seat, rng.choice(RULES.legal_actions(s, seat)))
+            view = RULES.view(s, None)
+            for shown in (view, {**view, "ended": True}):
+                way[0] = "kept"
+                with_kept = render_honga(shown, names)
+                lt.kept.clear()
+                way[0] = "afresh"
+                assert render_honga(shown, names) == with_kept, (players, view.get("phase"))
+    assert painted["kept"] < painted["afresh"] / 2, painted
