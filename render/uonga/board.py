@@ -20,7 +20,7 @@ from PIL import ImageDraw
 from render import common as c
 from render import lesson as lsn
 from render.uonga import lesson as overlay
-from render.uonga.sprites import ASSETS, Assets, backgrounds
+from render.uonga.sprites import ASSETS, Assets, backgrounds, kept
 from render.uonga.style import (
     ARROW,
     CAPTION_H,
@@ -116,6 +116,7 @@ class _Frame(c.Frame):
 
     view: Mapping[str, Any]
     a: Assets
+    kept: c.Kept  # the panel's parts as drawn on this background
     english: ClassVar[Mapping[str, str]] = EN_LABELS
 
     def board(self) -> dict[tuple[int, int], str]:
@@ -283,58 +284,70 @@ def _draw_status(f: _Frame) -> None:
 
 
 def _draw_player(f: _Frame, side: str, y: int) -> None:
-    """A player's row: side icon, name, side, points against target with a bar, captured pieces."""
-    d, seat = f.d, f.seat(side)
+    """A player's row: side icon, name, side, points against target with a bar, captured pieces. It
+    changes when the turn passes or a piece is taken, so it is kept as drawn."""
+    seat = f.seat(side)
     over = f.over()
     winners = f.view.get("winners") or []
     hot = (not over and f.view.get("current") == seat) or (over and seat in winners and len(winners) == 1)
-    fill, outline = (c.HILITE, c.GOLD) if hot else (ROW, c.SAND_DARK)
-    c.rounded_box(d, (PX0, y, PX1, y + 100), 9, fill=fill, outline=outline, width=3 if hot else 1)
-    c.paste(f.img, f.a.icons[SIDE_PIECE[side]], (PX0 + 8, y + 8))
-    if over and hot:
-        c.paste(f.img, f.a.crown, (PX0 + 12, y + 50))
-    name, size = c.fit_size(f.name(seat), 16, True, PX1 - PX0 - 132, 12)
-    c.text(d, (PX0 + 56, y + 19), name, size, c.INK, bold=True, anchor="lm")
-    c.text(d, (PX0 + 56, y + 40), f.label(side), 13, CAV if side == "cavemen" else MAST, bold=True,
-           anchor="lm", max_width=PX1 - PX0 - 120)  # fmt: skip
     points = _mapping(f.view.get("points"))
     targets = _mapping(f.view.get("targets"))
     pts, goal = max(0, _int(points.get(side))), max(1, _int(targets.get(side), 9))
-    c.text(d, (PX1 - 10, y + 28), f.label("points", points=pts, target=goal), 22, c.INK, bold=True,
-           anchor="rm", max_width=70)  # fmt: skip
-    bar = (PX0 + 56, y + 56, PX1 - 10, y + 64)
-    d.rectangle(bar, fill=c.SAND, outline=c.SAND_DARK)
-    done = bar[0] + (bar[2] - bar[0]) * min(1.0, pts / goal)
-    if pts:
-        d.rectangle((bar[0], bar[1], done, bar[3]), fill=CAV if side == "cavemen" else MAST)
     lost = _mapping(f.view.get("lost"))
     taken = (
         ["M"] * _int(lost.get("M"))
         if side == "cavemen"
         else ["H"] * _int(lost.get("H")) + ["Y"] * _int(lost.get("Y"))
     )
+    words = (f.name(seat), f.label(side), f.label("points", points=pts, target=goal))
+    key = ("player", side, y, hot, over and hot, words, pts, goal, tuple(taken[:10]))
+    f.kept.draw(f.img, (PX0, y, PX1 + 1, y + 101), key, lambda: _paint_player(f, key))
+
+
+def _paint_player(f: _Frame, key: tuple[Any, ...]) -> None:
+    _, side, y, hot, crown, (name, side_word, points), pts, goal, taken = key
+    d = f.d
+    fill, outline = (c.HILITE, c.GOLD) if hot else (ROW, c.SAND_DARK)
+    c.rounded_box(d, (PX0, y, PX1, y + 100), 9, fill=fill, outline=outline, width=3 if hot else 1)
+    c.paste(f.img, f.a.icons[SIDE_PIECE[side]], (PX0 + 8, y + 8))
+    if crown:
+        c.paste(f.img, f.a.crown, (PX0 + 12, y + 50))
+    name, size = c.fit_size(name, 16, True, PX1 - PX0 - 132, 12)
+    c.text(d, (PX0 + 56, y + 19), name, size, c.INK, bold=True, anchor="lm")
+    c.text(d, (PX0 + 56, y + 40), side_word, 13, CAV if side == "cavemen" else MAST, bold=True,
+           anchor="lm", max_width=PX1 - PX0 - 120)  # fmt: skip
+    c.text(d, (PX1 - 10, y + 28), points, 22, c.INK, bold=True, anchor="rm", max_width=70)
+    bar = (PX0 + 56, y + 56, PX1 - 10, y + 64)
+    d.rectangle(bar, fill=c.SAND, outline=c.SAND_DARK)
+    done = bar[0] + (bar[2] - bar[0]) * min(1.0, pts / goal)
+    if pts:
+        d.rectangle((bar[0], bar[1], done, bar[3]), fill=CAV if side == "cavemen" else MAST)
     x = PX0 + 56
-    for k in taken[:10]:
+    for k in taken:
         spr = f.a.minis[k]
         c.paste(f.img, spr, (x, y + 94 - spr.height))
         x += spr.width + 3
 
 
 def _draw_info(f: _Frame, y: int) -> None:
-    """Variants in play, then a legend for the badges and herd bands."""
+    """Variants in play, then a legend for the badges and herd bands: the same all game long."""
+    variants = tuple(f.label(key) for key in ("v1", "v2") if f.view.get(key) is True)
+    key = ("info", y, variants, f.label("legend_badge"), f.label("legend_herd"))
+    f.kept.draw(f.img, (PX0, y - 12, PX1 + 1, PANEL[3] - 7), key, lambda: _paint_info(f, key))
+
+
+def _paint_info(f: _Frame, key: tuple[Any, ...]) -> None:
+    _, y, variants, badge, herd = key
     d = f.d
-    for key in ("v1", "v2"):
-        if f.view.get(key) is True:
-            c.text(d, (PX0 + 2, y), f.label(key), 12, c.INK, anchor="lm", max_width=PX1 - PX0 - 4)
-            y += 18
+    for text in variants:
+        c.text(d, (PX0 + 2, y), text, 12, c.INK, anchor="lm", max_width=PX1 - PX0 - 4)
+        y += 18
     bottom = PANEL[3] - 14
     c.rounded_box(d, (PX0 + 2, bottom - 38, PX0 + 34, bottom - 18), 6, fill=ORANGE, outline=c.INK, width=1)
     c.text(d, (PX0 + 18, bottom - 27), "2/3", 14, c.INK, bold=True, anchor="mm")
-    c.text(
-        d, (PX0 + 44, bottom - 28), f.label("legend_badge"), 12, c.INK, anchor="lm", max_width=PX1 - PX0 - 46
-    )
+    c.text(d, (PX0 + 44, bottom - 28), badge, 12, c.INK, anchor="lm", max_width=PX1 - PX0 - 46)
     d.line((PX0 + 2, bottom, PX0 + 34, bottom), fill=HERD, width=12)
-    c.text(d, (PX0 + 44, bottom), f.label("legend_herd"), 12, c.INK, anchor="lm", max_width=PX1 - PX0 - 46)
+    c.text(d, (PX0 + 44, bottom), herd, 12, c.INK, anchor="lm", max_width=PX1 - PX0 - 46)
 
 
 def _phase_text(f: _Frame) -> str:
@@ -376,8 +389,9 @@ def render_uonga(
     Pure function of its arguments, safe to call from several threads at once.
     """
     labels = labels if labels is not None else EN_LABELS
-    img = backgrounds.get(_label(labels, "title")).copy()
-    f = _Frame(img, ImageDraw.Draw(img), names, labels, view, ASSETS.get())
+    title = _label(labels, "title")
+    img = backgrounds.get(title).copy()
+    f = _Frame(img, ImageDraw.Draw(img), names, labels, view, ASSETS.get(), kept.get(title))
     board = f.board()
     _draw_last(f)
     _draw_herds(f, board)

@@ -134,3 +134,5 @@ def background(title: str) -> Image.Image:
 
 
 backgrounds = c.Memo(background, limit=16)
+# the panel's parts kept as drawn on each background (render.uonga.board), by the same title
+kept = c.Memo(lambda title: c.Kept(32), limit=16)
