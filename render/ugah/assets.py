@@ -57,7 +57,7 @@ class Assets:
 ASSETS = c.Once(Assets)
 
 
-RINGS = 16  # circles of chips kept per language (Ugah's board: 0.7 MB each)
+RINGS, KEPT = 16, 64  # parts kept per language (render.common.Kept)
 
 
 class Texts(NamedTuple):
@@ -87,7 +87,9 @@ class Lettered:
         }
         self.tokens = {h: sp.token(h, TOKEN, letters[h]) for h in HUNTERS}
         self.cards = {key: sp.card(key, *SPOILS[key], getattr(texts, key)) for key in ANIMALS}
-        self.rings = c.Kept(RINGS)  # circles of chips as drawn on this background (render.ugah.board)
+        # parts of boards kept as drawn on this background (render.ugah.board): the circles of chips
+        # (0.7 MB each), and the spoils cards and players' rows
+        self.rings, self.kept = c.Kept(RINGS), c.Kept(KEPT)
         self._pins: c.Memo[tuple[str, int, float], Sprite] = c.Memo(
             lambda k: sp.pin(*k, letters[k[0]]), limit=1024
         )

@@ -13,6 +13,7 @@ Every word on the board comes from ``labels`` (English by default: ``EN_LABELS``
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ from render.ugah.style import (
     ANIMALS,
     BIG_CHIP,
     CAPTION_H,
+    CARD_H,
     CARD_W,
     CARD_Y,
     CX,
@@ -328,16 +330,24 @@ def _draw_centre(f: _Frame) -> None:
 
 
 def _draw_spoils(f: _Frame) -> None:
+    """The three spoils cards and who holds each: they change a few times a game, so kept as drawn."""
     spoils = f.view.get("spoils") or {}
-    for k, key in enumerate(ANIMALS):
+    holders = tuple(_holder(f, spoils.get(key)) for key in ANIMALS)
+    box = (PX0, CARD_Y, PX0 + len(ANIMALS) * (CARD_W + 8), CARD_Y + CARD_H + 1)
+    f.lt.kept.draw(f.img, box, ("spoils", holders), lambda: _paint_spoils(f, holders))
+
+
+def _holder(f: _Frame, holder: Any) -> tuple[str, bool]:
+    return (f.name(holder), True) if isinstance(holder, int) else (f.label("middle"), False)
+
+
+def _paint_spoils(f: _Frame, holders: tuple[tuple[str, bool], ...]) -> None:
+    for k, (key, (text, held)) in enumerate(zip(ANIMALS, holders, strict=True)):
         x = PX0 + k * (CARD_W + 8)
         c.paste(f.img, f.lt.cards[key], (x, CARD_Y))
-        holder = spoils.get(key)
         mid = (x + CARD_W / 2, CARD_Y + 58)
-        if isinstance(holder, int):
-            c.text(f.d, mid, f.name(holder), 12, c.INK, bold=True, anchor="mm", max_width=CARD_W - 14)
-        else:
-            c.text(f.d, mid, f.label("middle"), 12, c.MUTED, anchor="mm", max_width=CARD_W - 14)
+        colour, bold = (c.INK, True) if held else (c.MUTED, False)
+        c.text(f.d, mid, text, 12, colour, bold=bold, anchor="mm", max_width=CARD_W - 14)
 
 
 def _stash_items(f: _Frame, seat: int) -> list[Image.Image]:
@@ -400,26 +410,37 @@ def _draw_players(f: _Frame) -> None:
     for seat, items, pos, h in layout:
         is_turn = not over and not _is_ended(view) and seat == current
         hot = is_turn or (over and seat in winners)
-        fill, outline = (c.HILITE, c.GOLD) if hot else (ROW, c.SAND_DARK)
-        c.rounded_box(d, (PX0, y, PX1, y + h), 9, fill=fill, outline=outline, width=3 if hot else 1)
         f.spots.setdefault("rows", {})[seat] = (PX0, y, PX1, y + h)
         if over:
+            fill, outline = (c.HILITE, c.GOLD) if hot else (ROW, c.SAND_DARK)
+            c.rounded_box(d, (PX0, y, PX1, y + h), 9, fill=fill, outline=outline, width=3 if hot else 1)
             _draw_score(f, seat, y, hot, items, pos)
-        else:
-            line1 = y + 18
-            if is_turn:
-                c.paste(f.img, f.a.marker, (PX0 + 9, line1 - 8))
-            name = f.name(seat)
-            c.text(d, (PX0 + 30, line1), name, 18, c.INK, bold=True, anchor="lm", max_width=PX1 - PX0 - 40)
+        else:  # a row during the game changes when the turn passes or chips are kept: kept as drawn
             count = sizes[seat] if seat < len(sizes) and isinstance(sizes[seat], int) else 0
-            c.paste(f.img, f.a.chips[(MINI_CHIP, "back")], (PX0 + 30, y + 33))
-            c.text(d, (PX0 + 56, y + 43), f"×{count}", 15, c.INK, bold=True, anchor="lm")
-            x = PX1 - 9
-            for it in reversed(items):
-                x -= it.width
-                c.paste(f.img, it, (x, y + 33))
-                x -= 5
+            badges = tuple(key for key in ANIMALS if (f.view.get("spoils") or {}).get(key) == seat)
+            key = ("row", y, h, hot, is_turn, f.name(seat), count, badges)
+            f.lt.kept.draw(f.img, (PX0, y, PX1 + 1, y + h + 1), key, functools.partial(_paint_row, f, key))
         y += h + gap
+
+
+def _paint_row(f: _Frame, key: tuple[Any, ...]) -> None:
+    """A player's row during the game: whose turn, the name, how many chips, the spoils held."""
+    _, y, h, hot, is_turn, name, count, badges = key
+    d = f.d
+    fill, outline = (c.HILITE, c.GOLD) if hot else (ROW, c.SAND_DARK)
+    c.rounded_box(d, (PX0, y, PX1, y + h), 9, fill=fill, outline=outline, width=3 if hot else 1)
+    line1 = y + 18
+    if is_turn:
+        c.paste(f.img, f.a.marker, (PX0 + 9, line1 - 8))
+    c.text(d, (PX0 + 30, line1), name, 18, c.INK, bold=True, anchor="lm", max_width=PX1 - PX0 - 40)
+    c.paste(f.img, f.a.chips[(MINI_CHIP, "back")], (PX0 + 30, y + 33))
+    c.text(d, (PX0 + 56, y + 43), f"×{count}", 15, c.INK, bold=True, anchor="lm")
+    x = PX1 - 9
+    for badge in reversed(badges):
+        it = f.a.badges[badge]
+        x -= it.width
+        c.paste(f.img, it, (x, y + 33))
+        x -= 5
 
 
 def _header_and_caption(f: _Frame, caption: str | None) -> None:

@@ -15,8 +15,9 @@ from engine.games.ugah import VARIANTS
 from engine.registry import rules_for
 from render import common
 from render.ugah import H, W, render_ugah
+from render.ugah import board as board_module
 from render.ugah.assets import lettered
-from render.ugah.board import _ring_key, _texts
+from render.ugah.board import _texts
 from render.ugah.samples import SAMPLES, final_view, mid_view, shuffled_values, start_view, uncertain_view
 
 MAX_BYTES = 25 * 1024
@@ -274,10 +275,21 @@ def test_common_helpers() -> None:
     assert len(pal.getpalette() or []) == 9
 
 
-def test_a_kept_circle_of_chips_draws_the_same_bytes_as_one_drawn_afresh() -> None:
-    """The circle of chips is kept by what it shows (render.ugah.board._draw_ring): over seeded games,
-    ended and uncertain ones too, each board comes out byte for byte as when every circle is drawn."""
-    rules, rng, kept = rules_for("ugah"), random.Random(35), 0
+def test_kept_parts_draw_the_same_bytes_as_drawn_afresh(monkeypatch) -> None:
+    """The circle of chips, the spoils cards and the players' rows are kept by what they show
+    (render.common.Kept): over seeded games, both variants, ended ones too, each board comes out byte
+    for byte as when every part is drawn, and most parts were not drawn again."""
+    painted = {"kept": 0, "afresh": 0}
+    way = ["kept"]
+    for name in ("_draw_chips", "_paint_spoils", "_paint_row"):
+        real = getattr(board_module, name)
+
+        def counted(*args, real=real):
+            painted[way[0]] += 1
+            real(*args)
+
+        monkeypatch.setattr(board_module, name, counted)
+    rules, rng = rules_for("ugah"), random.Random(35)
     lt = lettered(_texts({}))
     for game in range(3):
         s = rules.setup(2 + game, rng.getrandbits(32), {"variant": VARIANTS[game % len(VARIANTS)]})
@@ -287,8 +299,10 @@ def test_a_kept_circle_of_chips_draws_the_same_bytes_as_one_drawn_afresh() -> No
             s, _ = rules.apply(s, seat, rng.choice(rules.legal_actions(s, seat)))
             view = rules.view(s, None)
             for shown in (view, {**view, "ended": True}):
-                kept += _ring_key(shown) in lt.rings
+                way[0] = "kept"
                 with_kept = render_ugah(shown, names)
                 lt.rings.clear()
+                lt.kept.clear()
+                way[0] = "afresh"
                 assert render_ugah(shown, names) == with_kept, (game, view.get("phase"))
-    assert kept > 100, "boards were drawn with a kept circle"
+    assert painted["kept"] < painted["afresh"] / 2, painted
