@@ -1,5 +1,6 @@
 """Ugah Ugah!'s board: ``style`` (geometry, colours), ``sprites`` (painters), ``assets`` (their
-caches), ``board`` (lays a view out), ``samples`` (the README images)."""
+caches), ``board`` (lays a view out), ``labels`` (its words in English), ``samples`` (the README
+images)."""
 
 from __future__ import annotations
 

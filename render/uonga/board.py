@@ -333,7 +333,7 @@ def _draw_info(f: _Frame, y: int) -> None:
     """Variants in play, then a legend for the badges and herd bands: the same all game long."""
     variants = tuple(f.label(key) for key in ("v1", "v2") if f.view.get(key) is True)
     key = ("info", y, variants, f.label("legend_badge"), f.label("legend_herd"))
-    f.kept.draw(f.img, (PX0, y - 12, PX1 + 1, PANEL[3] - 7), key, lambda: _paint_info(f, key))
+    f.kept.draw(f.img, (PX0, y - 12, PX1 + 1, PANEL[3] + 1), key, lambda: _paint_info(f, key))
 
 
 def _paint_info(f: _Frame, key: tuple[Any, ...]) -> None:

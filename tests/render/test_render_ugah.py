@@ -12,13 +12,13 @@ import pytest
 from PIL import Image
 
 from engine.games.ugah import VARIANTS
-from engine.registry import rules_for
 from render import common
-from render.ugah import H, W, render_ugah
+from render.ugah import EN_LABELS, H, W, render_ugah
 from render.ugah import board as board_module
 from render.ugah.assets import lettered
 from render.ugah.board import _texts
 from render.ugah.samples import SAMPLES, final_view, mid_view, shuffled_values, start_view, uncertain_view
+from tests.render import kept as kept_cases
 
 MAX_BYTES = 25 * 1024
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -277,32 +277,16 @@ def test_common_helpers() -> None:
 
 def test_kept_parts_draw_the_same_bytes_as_drawn_afresh(monkeypatch) -> None:
     """The circle of chips, the spoils cards and the players' rows are kept by what they show
-    (render.common.Kept): over seeded games, both variants, ended ones too, each board comes out byte
-    for byte as when every part is drawn, and most parts were not drawn again."""
-    painted = {"kept": 0, "afresh": 0}
-    way = ["kept"]
-    for name in ("_draw_chips", "_paint_spoils", "_paint_row"):
-        real = getattr(board_module, name)
+    (render.common.Kept): boards of seeded games, both variants, in every language and with names
+    that reach the edges, come out byte for byte as when every part is drawn, and most parts were
+    not drawn again."""
+    painted = kept_cases.counted(monkeypatch, board_module, "_draw_chips", "_paint_spoils", "_paint_row")
+    options = [{"variant": v} for v in (*VARIANTS, VARIANTS[0])]
+    cases = kept_cases.views("ugah", options, [2, 3, 4], 50)
 
-        def counted(*args, real=real):
-            painted[way[0]] += 1
-            real(*args)
+    def keepers(labels):
+        lt = lettered(_texts(labels))
+        return [lt.rings, lt.kept]
 
-        monkeypatch.setattr(board_module, name, counted)
-    rules, rng = rules_for("ugah"), random.Random(35)
-    lt = lettered(_texts({}))
-    for game in range(3):
-        s = rules.setup(2 + game, rng.getrandbits(32), {"variant": VARIANTS[game % len(VARIANTS)]})
-        names = ["Ada", "Bo", "Cy", "Di"][: 2 + game]
-        while movers := rules.to_move(s):
-            seat = min(movers)
-            s, _ = rules.apply(s, seat, rng.choice(rules.legal_actions(s, seat)))
-            view = rules.view(s, None)
-            for shown in (view, {**view, "ended": True}):
-                way[0] = "kept"
-                with_kept = render_ugah(shown, names)
-                lt.rings.clear()
-                lt.kept.clear()
-                way[0] = "afresh"
-                assert render_ugah(shown, names) == with_kept, (game, view.get("phase"))
+    kept_cases.compare("ugah", EN_LABELS, render_ugah, keepers, cases)
     assert painted["kept"] < painted["afresh"] / 2, painted
