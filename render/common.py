@@ -118,9 +118,6 @@ class Kept:
                 del self._parts[next(iter(self._parts))]
             self._parts[key] = part
 
-    def __contains__(self, key: Hashable) -> bool:
-        return key in self._parts
-
     def clear(self) -> None:
         with self._lock:
             self._parts.clear()
