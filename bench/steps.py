@@ -24,7 +24,7 @@ from bench import (
 from bench import load as load_step
 from bot import render_pool
 from bot.games import SPECS
-from engine import compute
+from engine import compute, cores
 
 # a game's own bench (bench/<game>.py: its (metric, result, aim) rows), for the games that have one
 GAME_BENCHES: dict[str, Callable[[], list[tuple[str, str, str]]]] = {
@@ -43,10 +43,17 @@ def _game_step(run: Callable[[], list[tuple[str, str, str]]]) -> list[Row]:
     return game_rows(run())
 
 
+SCALE = "scale on one machine (SQLite, PostgreSQL, 1-4 processes)"
+
+
 def run_step(name: str, quick: bool) -> list[Row]:
-    # a fresh process: its drawing processes made ready first, as in a bot that has run a while (cold,
-    # the render threads draw alone for the first second: "loop delay while rendering" read 7-11 ms
-    # against 5-6 ms warm)
+    # a fresh process placed on the cores as `python -m bot` places a bot on SQLite (engine.cores),
+    # but for the step that starts several bot processes of its own (they would inherit the pin);
+    # its drawing processes made ready first, as in a bot that has run a while (cold, the render
+    # threads draw alone for the first second: "loop delay while rendering" read 7-11 ms against
+    # 5-6 ms warm)
+    if name != SCALE:
+        cores.pin_loop()
     render_pool.warm_up()
     try:
         return steps(quick)[name]()
@@ -76,5 +83,5 @@ def steps(quick: bool) -> dict[str, Callable[[], list[Row]]]:
         "uonga clicks": lambda: platform.grid_roundtrip("uonga", 40 if quick else 150),
         **{game: functools.partial(_game_step, GAME_BENCHES[game]) for game in SPECS if game in GAME_BENCHES},
         "load (SQLite, PostgreSQL)": lambda: load_step.run(quick),
-        "scale on one machine (SQLite, PostgreSQL, 1-4 processes)": lambda: scale.run(quick),
+        SCALE: lambda: scale.run(quick),
     }

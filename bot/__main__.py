@@ -17,7 +17,7 @@ import discord
 from bot import render_pool
 from bot.client import create_bot
 from bot.settings import SettingsError, StoreOptions, load_settings, resolve_database_path
-from engine import compute
+from engine import compute, cores
 from engine.store import StoreError
 from engine.store.open import open_store
 
@@ -82,6 +82,8 @@ def main() -> int:
         check_database(settings.database, **settings.store_options())
     except StoreError as err:
         return _database_error(err)
+    # a bot alone on its database (SQLite) keeps a core for its event loop (engine.cores)
+    pinned = settings.database_url is None and cores.pin_loop()
     bot = create_bot(
         settings.database,
         turn_seconds=settings.turn_seconds,
@@ -96,6 +98,8 @@ def main() -> int:
     finally:  # however the bot stopped, or failed to start: no drawing process or worker stays
         render_pool.shutdown()
         compute.shutdown()
+        if pinned:
+            cores.unpin()
 
 
 def _run(bot: discord.Client, token: str) -> int:

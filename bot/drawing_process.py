@@ -19,7 +19,7 @@ import time
 from multiprocessing.connection import Connection
 from typing import Any
 
-from engine import orphans
+from engine import cores, orphans
 from render import png
 
 RENDER_THREAD = "render"  # the render threads' name prefix (bot.render_pool)
@@ -35,10 +35,12 @@ def background_priority() -> None:
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
 
 
-def serve(conn: Connection, parent_pid: int, pdeathsig: bool) -> None:
+def serve(conn: Connection, parent_pid: int, pdeathsig: bool, on_cores: tuple[int, ...] = ()) -> None:
     """A drawing process: draw what arrives, answer (png, error, cpu seconds); end when the pipe does,
-    or at once when the bot does (even mid-drawing: a SIGKILLed bot must leave no process behind)."""
+    or at once when the bot does (even mid-drawing: a SIGKILLed bot must leave no process behind).
+    ``on_cores``: where it runs (``engine.cores``; empty: where it was started)."""
     orphans.die_with_parent(parent_pid, pdeathsig=pdeathsig)
+    cores.keep(on_cores)
     background_priority()
     with contextlib.suppress(OSError):  # (the bot is gone already: the loop below ends at once)
         conn.send_bytes(READY)  # imports done: drawings may come
@@ -77,7 +79,8 @@ def serve(conn: Connection, parent_pid: int, pdeathsig: bool) -> None:
 
 _MAIN = (
     "import sys; from multiprocessing.connection import Connection; from bot.drawing_process import serve; "
-    "serve(Connection(int(sys.argv[1])), int(sys.argv[2]), sys.argv[3] == '1')"
+    "serve(Connection(int(sys.argv[1])), int(sys.argv[2]), sys.argv[3] == '1', "
+    "tuple(int(c) for c in sys.argv[4].split(',') if c))"
 )
 
 
@@ -86,9 +89,10 @@ class Child:
     slots). It is started in the background: until it says it is ready (its imports take about a
     second), a render thread draws, so no drawing waits for it. A plain Python process running
     ``serve`` (not multiprocessing's spawn, which would run the bot's main module again in the
-    child), on the bot's own sys.path."""
+    child), on the bot's own sys.path. ``slot``: which of bot.render_pool's (``engine.cores`` places
+    the first apart from the event loop)."""
 
-    def __init__(self) -> None:
+    def __init__(self, slot: int = 0) -> None:
         ours, theirs = socket.socketpair()
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
         # the parent-death signal follows the spawning thread: only one that lasts as long as the
@@ -104,6 +108,7 @@ class Child:
                     str(theirs.fileno()),
                     str(os.getpid()),
                     "1" if lasting else "0",
+                    ",".join(map(str, cores.for_drawing(slot))),
                 ],
                 pass_fds=[theirs.fileno()],
                 stdin=subprocess.DEVNULL,

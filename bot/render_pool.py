@@ -116,7 +116,7 @@ def _child(slot: int = 0) -> Child | None:
         child = _slots[slot] = None
     try:
         if child is None and _lost[0] < MAX_LOST:
-            child = _slots[slot] = Child()
+            child = _slots[slot] = Child(slot)
             _children.append(child)
         return child if child is not None and child.is_ready() else None
     except (EOFError, OSError) as exc:

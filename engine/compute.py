@@ -14,7 +14,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from engine import orphans
+from engine import cores, orphans
 from engine.core import Computer, Rules, Seat
 
 MAX_AUTO_STEPS = 1000  # guard against a computer that never hands the turn back
@@ -22,7 +22,8 @@ MAX_AUTO_STEPS = 1000  # guard against a computer that never hands the turn back
 _pool: ProcessPoolExecutor | None = None
 
 
-def _worker_init(pdeathsig: bool = False) -> None:
+def _worker_init(pdeathsig: bool = False, on_cores: tuple[int, ...] = ()) -> None:
+    cores.keep(on_cores)  # not the event loop's core, which it inherited (engine.cores)
     with contextlib.suppress(OSError):
         os.nice(5)  # the event loop's process keeps priority on a small machine
     # Ctrl-C reaches the whole process group: the bot shuts the pool down, the worker must not
@@ -43,7 +44,9 @@ def pool() -> ProcessPoolExecutor:
         # spawn, not fork: the bot process has threads (aiosqlite, render pool) that fork would copy mid-lock
         ctx = multiprocessing.get_context("spawn")
         main = threading.current_thread() is threading.main_thread()
-        _pool = ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=_worker_init, initargs=(main,))
+        _pool = ProcessPoolExecutor(
+            max_workers=1, mp_context=ctx, initializer=_worker_init, initargs=(main, cores.anywhere())
+        )
         # spawn the one worker now, from this thread (submit spawns on the calling thread): a
         # parent-death signal must not follow a short-lived thread that happened to submit first
         _pool.submit(int)
