@@ -9,8 +9,8 @@ the bot's CPU a move 5.37-5.84 ms unpinned against 4.49-5.22 pinned, its image 4
 
 Only a bot alone on its machine's database pins itself (SQLite: one process by construction, and the
 default). Several processes on one PostgreSQL would all pin their loops to the same core: placing
-those is the operator's (``taskset``, a container's cpuset), within which this would pin again.
-Nothing is pinned on one core, or where the OS has no affinity (not Linux)."""
+those is the operator's (``taskset``, a container's cpuset). Nothing is pinned on one core, or where
+the OS has no affinity (not Linux)."""
 
 from __future__ import annotations
 
