@@ -481,6 +481,8 @@ def run(quick: bool) -> list[Row]:
             f" ({f.clicks} clicks at {f.actual:.1f}/s, B {f.per_second:.2f}/s,"
             f" 429s {f.global_429} global {f.channel_429} channel)"
         )
+        if f.stale or f.unseen:  # what a MISS with every figure in bounds is made of
+            value += f"; stale after {dict(f.stale)}, unseen {dict(f.unseen)}"
         aim = f"ack <= {ACK_AIM:.0f}, board p99 <= {BOARD_AIM:.0f}, current <= {CURRENT_AIM:.0f}"
         ok = f.verdict if f.equivalent in EQUIVALENT else None
         out.append(Row(f"budget under load: as {f.equivalent:,} clicks/s (scale model)", value, aim, ok))
