@@ -11,7 +11,7 @@ from concurrent.futures import ProcessPoolExecutor
 from bench import clicks, ladder
 from bench.steps import run_step, steps
 from bench.table import load_average, table
-from engine import cores
+from engine import collector, cores
 
 
 def main() -> None:
@@ -31,7 +31,8 @@ def main() -> None:
         ladder.main(args.ladder)
         return
     if args.profile:
-        cores.pin_loop()  # placed as a bot on SQLite is (engine.cores; bench.steps)
+        cores.pin_loop()  # placed and collected as a bot on SQLite is (bench.steps)
+        collector.tune()
         print(clicks.profile(args.profile))
         return
     quick = args.quick

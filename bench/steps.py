@@ -24,7 +24,7 @@ from bench import (
 from bench import load as load_step
 from bot import render_pool
 from bot.games import SPECS
-from engine import compute, cores
+from engine import collector, compute, cores
 
 # a game's own bench (bench/<game>.py: its (metric, result, aim) rows), for the games that have one
 GAME_BENCHES: dict[str, Callable[[], list[tuple[str, str, str]]]] = {
@@ -48,13 +48,16 @@ SCALE = "scale on one machine (SQLite, PostgreSQL, 1-4 processes)"
 
 def run_step(name: str, quick: bool) -> list[Row]:
     # a fresh process placed on the cores as `python -m bot` places a bot on SQLite (engine.cores),
-    # but for the step that starts several bot processes of its own (they would inherit the pin);
+    # but for the step that starts several bot processes of its own (they would inherit the pin), and
+    # its collector set as the bot's (engine.collector: the step's bots start after the freeze);
     # its drawing processes made ready first, as in a bot that has run a while (cold, the render
     # threads draw alone for the first second: "loop delay while rendering" read 7-11 ms against
     # 5-6 ms warm)
     if name != SCALE:
         cores.pin_loop()
+    collector.tune()
     render_pool.warm_up()
+    collector.settle()
     try:
         return steps(quick)[name]()
     finally:  # a step's computers (engine.compute) and drawing processes: or its process never exits

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import gc
 import logging
 import os
 import sys
@@ -17,7 +18,7 @@ import discord
 from bot import render_pool
 from bot.client import create_bot
 from bot.settings import SettingsError, StoreOptions, load_settings, resolve_database_path
-from engine import compute, cores
+from engine import collector, compute, cores
 from engine.store import StoreError
 from engine.store.open import open_store
 
@@ -82,8 +83,10 @@ def main() -> int:
         check_database(settings.database, **settings.store_options())
     except StoreError as err:
         return _database_error(err)
-    # a bot alone on its database (SQLite) keeps a core for its event loop (engine.cores)
+    # a bot alone on its database (SQLite) keeps a core for its event loop (engine.cores); its
+    # collections are far apart, and once started its start-up's objects are left out (engine.collector)
     pinned = settings.database_url is None and cores.pin_loop()
+    thresholds = collector.tune()
     bot = create_bot(
         settings.database,
         turn_seconds=settings.turn_seconds,
@@ -92,14 +95,16 @@ def main() -> int:
         shard_ids=settings.shard_ids,
         store_options=settings.store_options(),
     )
-    bot.stops_on_sigterm = True
+    bot.stops_on_sigterm = bot.settles_heap = True
     try:
         return _run(bot, settings.token)
     finally:  # however the bot stopped, or failed to start: no drawing process or worker stays
         render_pool.shutdown()
         compute.shutdown()
-        if pinned:
+        if pinned:  # (a bot stopped inside a longer-lived process, a test, gives all of it back)
             cores.unpin()
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
 
 
 def _run(bot: discord.Client, token: str) -> int:

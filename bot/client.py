@@ -23,7 +23,7 @@ from bot.router import Router, is_moderator
 from bot.settings import StoreOptions
 from bot.surfaces import DiscordSend, Surfaces, replay_viewer
 from bot.tournament.runner import Tournaments
-from engine import compute
+from engine import collector, compute
 from engine.errors import DatabaseBusy, EngineError
 from engine.history import owned_seat
 from engine.match import CLOCK_WATCH_SECONDS, Matches
@@ -151,6 +151,7 @@ class GameBot(commands.AutoShardedBot):
         self.dev_guild_id = dev_guild_id
 
     stops_on_sigterm = False  # python -m bot: SIGTERM closes the bot (not in a test's loop)
+    settles_heap = False  # python -m bot: start-up's objects frozen out of collections (engine.collector)
 
     def _stop_on_sigterm(self) -> None:
         """SIGTERM (a service manager's stop, ``docker stop``) taken as Ctrl-C is: the bot's main
@@ -195,6 +196,8 @@ class GameBot(commands.AutoShardedBot):
         count = await self.tournaments.recover()
         if count:
             log.info("recovered %d open tournament(s)", count)
+        if self.settles_heap:
+            collector.settle()
 
     async def close(self) -> None:
         if self._checking is not None:
