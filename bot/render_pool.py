@@ -30,14 +30,24 @@ from concurrent.futures import ThreadPoolExecutor
 
 from bot.drawing_process import RENDER_THREAD, Answer, Child, background_priority, read_answer
 from bot.messages import Board
+from engine import cores
 from render import png
 
 log = logging.getLogger(__name__)
 
 
 WORKERS = 2  # render threads, and as many drawing processes
+
+
+def _render_thread() -> None:
+    """A render thread yields to the event loop, and may run on any core: started by a pinned loop,
+    it would share the loop's alone (engine.cores), and it draws wherever no process can."""
+    background_priority()
+    cores.keep(cores.anywhere())
+
+
 RENDER_POOL = ThreadPoolExecutor(
-    max_workers=WORKERS, thread_name_prefix=RENDER_THREAD, initializer=background_priority
+    max_workers=WORKERS, thread_name_prefix=RENDER_THREAD, initializer=_render_thread
 )
 PROCESSES = True  # False (RENDER_PROCESSES=0, bot.settings; the tests): draw in the render threads only
 _forgotten = [0]  # forget_drawings() calls: a drawing process seeing a new count drops its bands too

@@ -1,6 +1,6 @@
 """Which cores the bot's work runs on: the event loop's thread keeps one, the drawing process that
-draws every click coming alone keeps another, and the rest (the second drawing process, the
-computer's process) run anywhere.
+draws every click coming alone keeps another, and the rest (the second drawing process, the render
+threads, the computer's process) run anywhere.
 
 Unpinned, the scheduler moved the loop and that drawing process between the cores as they woke each
 other, and a move's work met cold caches. On the bench's 2 cores, 3 alternating runs of 150 Ugah moves:

@@ -44,6 +44,7 @@ def run(self, token, **kwargs):
         loop=cores(),
         drawing=[cores(child.process.pid) for child in render_pool._slots],
         computer=[cores(pid) for pid in compute.pool()._processes],
+        render_thread=render_pool.RENDER_POOL.submit(cores).result(),
         thresholds=gc.get_threshold(),
         settles=self.settles_heap,
     )
@@ -78,6 +79,7 @@ def test_a_bot_on_sqlite_keeps_one_core_for_its_loop_and_one_for_its_first_drawi
     assert seen["thread"] == [first]  # the threads it starts (the database's) share it
     assert seen["drawing"] == [[second], CORES]  # lone clicks' drawing apart; the second anywhere
     assert seen["computer"] == [CORES]  # the computer's search never on the loop's core alone
+    assert seen["render_thread"] == CORES  # (what draws where no drawing process can)
     assert seen["after"] == CORES  # a bot stopped inside a longer-lived process gives its core back
     assert seen["thresholds"] == list(collector.THRESHOLDS) and seen["settles"]
     assert seen["thresholds after"]  # (and the collector as it was)
