@@ -4,6 +4,7 @@ into docs/images/ (or the folder given)."""
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -14,7 +15,11 @@ from tools import i18n, lesson_sample
 
 
 def main(argv: list[str]) -> None:
-    out = Path(argv[0]) if argv else DOCS_IMAGES
+    parser = argparse.ArgumentParser(prog="./run samples", description=__doc__)
+    parser.add_argument(
+        "folder", nargs="?", type=Path, default=DOCS_IMAGES, help="where (default: docs/images)"
+    )
+    out = parser.parse_args(argv).folder
     for spec in SPECS.values():
         write(spec.renderer.samples(), out)
     i18n.samples(TRANSLATED, out)
