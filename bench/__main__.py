@@ -9,9 +9,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from bench import clicks, ladder
-from bench.steps import run_step, steps
+from bench.steps import as_a_bot, run_step, steps
 from bench.table import load_average, table
-from engine import collector, cores
 
 
 def main() -> None:
@@ -31,8 +30,7 @@ def main() -> None:
         ladder.main(args.ladder)
         return
     if args.profile:
-        cores.pin_loop()  # placed and collected as a bot on SQLite is (bench.steps)
-        collector.tune()
+        as_a_bot()
         print(clicks.profile(args.profile))
         return
     quick = args.quick

@@ -46,18 +46,22 @@ def _game_step(run: Callable[[], list[tuple[str, str, str]]]) -> list[Row]:
 SCALE = "scale on one machine (SQLite, PostgreSQL, 1-4 processes)"
 
 
-def run_step(name: str, quick: bool) -> list[Row]:
-    # a fresh process placed on the cores as `python -m bot` places a bot on SQLite (engine.cores),
-    # but for the step that starts several bot processes of its own (they would inherit the pin), and
-    # its collector set as the bot's (engine.collector: the step's bots start after the freeze);
-    # its drawing processes made ready first, as in a bot that has run a while (cold, the render
-    # threads draw alone for the first second: "loop delay while rendering" read 7-11 ms against
-    # 5-6 ms warm)
-    if name != SCALE:
+def as_a_bot(pinned: bool = True) -> None:
+    """This process set up as ``python -m bot`` sets up a bot on SQLite: its event loop's core
+    (engine.cores), its collector (engine.collector), its drawing processes ready."""
+    if pinned:
         cores.pin_loop()
     collector.tune()
     render_pool.warm_up()
     collector.settle()
+
+
+def run_step(name: str, quick: bool) -> list[Row]:
+    # a fresh process set up as a bot, unpinned for the step that starts several bot processes of its
+    # own (they would inherit the pin); its drawing processes ready first, as in a bot that has run a
+    # while (cold, the render threads draw alone for the first second: "loop delay while rendering"
+    # read 7-11 ms against 5-6 ms warm)
+    as_a_bot(pinned=name != SCALE)
     try:
         return steps(quick)[name]()
     finally:  # a step's computers (engine.compute) and drawing processes: or its process never exits

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import gc
 import logging
 import os
 import sys
@@ -103,8 +102,7 @@ def main() -> int:
         compute.shutdown()
         if pinned:  # (a bot stopped inside a longer-lived process, a test, gives all of it back)
             cores.unpin()
-        gc.set_threshold(*thresholds)
-        gc.unfreeze()
+        collector.restore(thresholds)
 
 
 def _run(bot: discord.Client, token: str) -> int:

@@ -26,6 +26,13 @@ def tune() -> tuple[int, int, int]:
     return before
 
 
+def restore(thresholds: tuple[int, int, int]) -> None:
+    """Python's collector as it was before ``tune`` (and nothing frozen): a bot stopped inside a
+    longer-lived process, a test."""
+    gc.set_threshold(*thresholds)
+    gc.unfreeze()
+
+
 def settle() -> None:
     """After start-up: collect once, then keep everything alive now out of later collections."""
     gc.collect()
